@@ -1,0 +1,149 @@
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { allServices } from '../services/index.ts';
+import { Credentials } from './auth/credentials.ts';
+import { type Config, loadConfig } from './config.ts';
+import type { Platform } from './context.ts';
+import { Database } from './db/database.ts';
+import { registerAdmin } from './http/admin.ts';
+import { type MetadataProvider, registerBridge } from './http/bridge.ts';
+import { installErrorHandling } from './http/errors.ts';
+import { JobQueue } from './jobs/queue.ts';
+import { Registry, type ServiceDeclaration } from './registry.ts';
+import { runChecks } from './standard.ts';
+import { TenantDirectory } from './tenants.ts';
+import { compile } from './validation.ts';
+
+// The app factory (STYLE.md "App factory apart from listening"): builds the whole platform and its
+// HTTP surface; `server.ts` only listens. Tests call `app.inject()` on what this returns.
+
+export interface AppOptions {
+  config?: Partial<Config>;
+  /** An open database (tests pass a clone of a migrated template); otherwise one is opened from config. */
+  db?: Database;
+  services?: ServiceDeclaration[];
+  /** Apply migrations at start (default true). */
+  migrate?: boolean;
+  now?: () => Date;
+  logger?: FastifyServerOptions['logger'];
+}
+
+export interface App {
+  app: FastifyInstance;
+  platform: Platform;
+}
+
+function selectServices(all: ServiceDeclaration[], wanted: string[]): ServiceDeclaration[] {
+  if (wanted.length === 0) return all;
+  const unknown = wanted.filter((id) => !all.some((s) => s.id === id));
+  if (unknown.length) throw new Error(`PONTE_SERVICES names unknown services: ${unknown.join(', ')}`);
+  // A served service brings the services it calls, so `ctx.call` always has its target in process.
+  const chosen = new Set<string>();
+  const add = (id: string) => {
+    if (chosen.has(id)) return;
+    chosen.add(id);
+    for (const dep of all.find((s) => s.id === id)?.dependencies ?? []) add(dep);
+  };
+  for (const id of [...wanted, 'platform/authentication']) add(id);
+  return all.filter((s) => chosen.has(s.id));
+}
+
+export async function buildApp(options: AppOptions = {}): Promise<App> {
+  const config = loadConfig(process.env, options.config);
+  const db =
+    options.db ??
+    (await Database.open({ databaseUrl: config.databaseUrl, dataDir: join(config.dataDir, 'pglite') }));
+  if (options.migrate !== false) await db.migrate();
+
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel, redact: ['req.headers.authorization'] },
+    bodyLimit: config.bodyLimit,
+    exposeHeadRoutes: false,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    compile(schema as never, httpPart === 'querystring' ? 'query' : 'body'),
+  );
+
+  // A POST without a body is an empty object: queries and signals with no fields are often sent so.
+  const json = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, {});
+    return json(request, text, done);
+  });
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  installErrorHandling(app, config.bodyLimit);
+
+  const now = options.now ?? (() => new Date());
+  const registry = new Registry(selectServices(options.services ?? allServices, config.services));
+  let metadata: MetadataProvider = () => {
+    throw new Error('metadata requested before the bridge was registered');
+  };
+  const platform: Platform = {
+    config,
+    db,
+    registry,
+    tenants: new TenantDirectory(db, config.credentialCacheTtlMs),
+    credentials: new Credentials(
+      db,
+      config.credentialCacheTtlMs,
+      { access: config.accessTokenTtlSeconds, refresh: config.refreshTokenTtlSeconds },
+      now,
+    ),
+    jobs: new JobQueue(config.jobPollMs),
+    metadata: (id, format) => metadata(id, format),
+    log: app.log,
+    now,
+  };
+  platform.jobs.attach(platform);
+
+  // The combined document of every served service, and the docs UI listing each service's own.
+  await app.register(fastifySwagger, {
+    openapi: { info: { title: 'Ponte: every service', version: '1.0' } },
+  });
+  await app.register(fastifySwaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: {
+      urls: [
+        ...registry
+          .all()
+          .map((s) => ({ url: `/docs/services/${s.id}/swagger.json`, name: `${s.id} ${s.version}` })),
+        { url: '/docs/json', name: 'All services (OpenAPI 3)' },
+      ],
+    } as never,
+  });
+  app.get('/docs/services/:domain/:service/:file', { schema: { hide: true } }, async (request) => {
+    const { domain, service, file } = request.params as Record<string, string>;
+    if (file !== 'swagger.json' && file !== 'openapi.json')
+      throw Object.assign(new Error('Not found'), { statusCode: 404 });
+    return platform.metadata(`${domain}/${service}`, file === 'openapi.json' ? 'openapi' : 'swagger');
+  });
+
+  app.get('/health', { schema: { hide: true } }, async () => ({ status: 'UP' }));
+  app.get('/ready', { schema: { hide: true } }, async (_request, reply) => {
+    const checks = await runChecks(platform);
+    const up = checks.every((c) => c.status === 'UP');
+    return reply.code(up ? 200 : 503).send({ status: up ? 'UP' : 'DOWN', checks });
+  });
+
+  await registerAdmin(app, platform);
+  metadata = await registerBridge(app, { platform, credentials: platform.credentials });
+
+  app.addHook('onReady', async () => {
+    if (config.runJobs) platform.jobs.start();
+  });
+  app.addHook('onClose', async () => {
+    await platform.jobs.stop();
+    if (!options.db) await db.close();
+  });
+  return { app, platform };
+}

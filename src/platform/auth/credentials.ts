@@ -1,0 +1,230 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { and, asc, eq, gt, isNull } from 'drizzle-orm';
+import { LRUCache } from 'lru-cache';
+import type { Caller, Scope } from '../context.ts';
+import type { Database } from '../db/database.ts';
+import { errors } from '../errors.ts';
+import { apiKeys, sessions } from './tables.ts';
+
+// API keys and bearer tokens (DESIGN.md "Credentials"). An API key is `<accessKey>.<secret>`; only a
+// SHA-256 of the secret is stored. Bearer tokens are opaque random strings issued by loginWithKey,
+// stored hashed, with an expiry; refresh rotates them, logout revokes them. A verified credential is
+// trusted from memory for the cache TTL, so a request costs no database round trip; revocation
+// reaches other nodes within that TTL.
+
+export const SCOPES = ['full', 'public'] as const;
+
+export interface IssuedKey {
+  id: string;
+  tenant: string;
+  scope: Scope;
+  accessKey: string;
+  secret: string;
+  apiKey: string;
+}
+
+export interface KeyInfo {
+  id: string;
+  tenant: string;
+  accessKey: string;
+  scope: Scope;
+  description: string | null;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+export interface Session {
+  tenant: string;
+  accessToken: string;
+  refreshToken: string;
+  expiresIn: number;
+  scope: Scope;
+}
+
+interface Verified {
+  tenant: string;
+  caller: Caller;
+  /** Access-token expiry in ms since epoch; keys do not expire. */
+  expiresAt: number | undefined;
+}
+
+const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+const token = (bytes: number) => randomBytes(bytes).toString('base64url');
+
+function sameHash(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'hex');
+  const y = Buffer.from(b, 'hex');
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+export class Credentials {
+  private readonly cache: LRUCache<string, Verified | 'invalid'>;
+
+  constructor(
+    private readonly db: Database,
+    ttlMs: number,
+    private readonly tokenTtl: { access: number; refresh: number },
+    private readonly now: () => Date,
+  ) {
+    this.cache = new LRUCache({ max: 50_000, ttl: Math.max(ttlMs, 1) });
+  }
+
+  async createKey(tenant: string, scope: Scope, description?: string): Promise<IssuedKey> {
+    const accessKey = token(15);
+    const secret = token(32);
+    const [row] = await this.db.db
+      .insert(apiKeys)
+      .values({ tenant, accessKey, secretHash: sha256(secret), scope, description: description ?? null })
+      .returning({ id: apiKeys.id });
+    return { id: row!.id, tenant, scope, accessKey, secret, apiKey: `${accessKey}.${secret}` };
+  }
+
+  async listKeys(tenant: string): Promise<KeyInfo[]> {
+    const rows = await this.db.db
+      .select()
+      .from(apiKeys)
+      .where(eq(apiKeys.tenant, tenant))
+      .orderBy(asc(apiKeys.createdAt));
+    return rows.map((r) => ({
+      id: r.id,
+      tenant: r.tenant,
+      accessKey: r.accessKey,
+      scope: r.scope as Scope,
+      description: r.description,
+      createdAt: r.createdAt.toISOString(),
+      revokedAt: r.revokedAt?.toISOString() ?? null,
+    }));
+  }
+
+  /** Revokes a key and every session opened with it. */
+  async revokeKey(tenant: string, accessKey: string): Promise<void> {
+    const at = this.now();
+    const revoked = await this.db.system(async (tx) => {
+      const [row] = await tx
+        .update(apiKeys)
+        .set({ revokedAt: at })
+        .where(and(eq(apiKeys.tenant, tenant), eq(apiKeys.accessKey, accessKey), isNull(apiKeys.revokedAt)))
+        .returning({ id: apiKeys.id });
+      if (row) await tx.update(sessions).set({ revokedAt: at }).where(eq(sessions.keyId, row.id));
+      return row;
+    });
+    if (!revoked) throw errors.notFound(`Active key ${accessKey} not found in tenant ${tenant}`);
+    this.forget((v) => v.caller.keyId === revoked.id);
+  }
+
+  /** Resolves an `Authorization` header value; undefined when it is not a valid credential. */
+  async verify(header: string): Promise<Verified | undefined> {
+    const cacheKey = sha256(header);
+    const hit = this.cache.get(cacheKey);
+    if (hit === 'invalid') return undefined;
+    if (hit) {
+      if (hit.expiresAt !== undefined && hit.expiresAt <= this.now().getTime()) return undefined;
+      return hit;
+    }
+    const verified = header.startsWith('Bearer ')
+      ? await this.verifyToken(header.slice(7).trim())
+      : await this.verifyKey(header.trim());
+    this.cache.set(cacheKey, verified ?? 'invalid');
+    return verified;
+  }
+
+  private async verifyKey(apiKey: string): Promise<Verified | undefined> {
+    const dot = apiKey.indexOf('.');
+    if (dot <= 0) return undefined;
+    const accessKey = apiKey.slice(0, dot);
+    const [row] = await this.db.db
+      .select()
+      .from(apiKeys)
+      .where(and(eq(apiKeys.accessKey, accessKey), isNull(apiKeys.revokedAt)));
+    if (!row || !sameHash(row.secretHash, sha256(apiKey.slice(dot + 1)))) return undefined;
+    return {
+      tenant: row.tenant,
+      caller: { kind: 'key', scope: row.scope as Scope, keyId: row.id },
+      expiresAt: undefined,
+    };
+  }
+
+  private async verifyToken(accessToken: string): Promise<Verified | undefined> {
+    if (!accessToken) return undefined;
+    const [row] = await this.db.db
+      .select()
+      .from(sessions)
+      .where(
+        and(
+          eq(sessions.accessHash, sha256(accessToken)),
+          isNull(sessions.revokedAt),
+          gt(sessions.accessExpiresAt, this.now()),
+        ),
+      );
+    if (!row) return undefined;
+    return {
+      tenant: row.tenant,
+      caller: {
+        kind: 'token',
+        scope: row.scope as Scope,
+        keyId: row.keyId,
+        sessionId: row.id,
+        token: accessToken,
+      },
+      expiresAt: row.accessExpiresAt.getTime(),
+    };
+  }
+
+  /** platform/authentication loginWithKey: a session for a valid, unrevoked key of `tenant`. */
+  async login(tenant: string, accessKey: string, secret: string): Promise<Session> {
+    const [key] = await this.db.db
+      .select()
+      .from(apiKeys)
+      .where(and(eq(apiKeys.accessKey, accessKey), eq(apiKeys.tenant, tenant), isNull(apiKeys.revokedAt)));
+    if (!key || !sameHash(key.secretHash, sha256(secret))) throw errors.unauthorized();
+    return this.openSession(tenant, key.id, key.scope as Scope);
+  }
+
+  /** Rotates a session: the old refresh token and access token stop working. */
+  async refresh(tenant: string, refreshToken: string): Promise<Session> {
+    const at = this.now();
+    const old = await this.db.system(async (tx) => {
+      const [row] = await tx
+        .update(sessions)
+        .set({ revokedAt: at })
+        .where(
+          and(
+            eq(sessions.refreshHash, sha256(refreshToken)),
+            eq(sessions.tenant, tenant),
+            isNull(sessions.revokedAt),
+            gt(sessions.refreshExpiresAt, at),
+          ),
+        )
+        .returning();
+      return row;
+    });
+    if (!old) throw errors.unauthorized();
+    this.forget((v) => v.caller.sessionId === old.id);
+    return this.openSession(tenant, old.keyId, old.scope as Scope);
+  }
+
+  async logout(sessionId: string): Promise<void> {
+    await this.db.db.update(sessions).set({ revokedAt: this.now() }).where(eq(sessions.id, sessionId));
+    this.forget((v) => v.caller.sessionId === sessionId);
+  }
+
+  private async openSession(tenant: string, keyId: string, scope: Scope): Promise<Session> {
+    const accessToken = token(32);
+    const refreshToken = token(32);
+    const now = this.now().getTime();
+    await this.db.db.insert(sessions).values({
+      tenant,
+      keyId,
+      scope,
+      accessHash: sha256(accessToken),
+      refreshHash: sha256(refreshToken),
+      accessExpiresAt: new Date(now + this.tokenTtl.access * 1000),
+      refreshExpiresAt: new Date(now + this.tokenTtl.refresh * 1000),
+    });
+    return { tenant, accessToken, refreshToken, expiresIn: this.tokenTtl.access, scope };
+  }
+
+  private forget(match: (v: Verified) => boolean): void {
+    for (const [k, v] of this.cache.entries()) if (v !== 'invalid' && match(v)) this.cache.delete(k);
+  }
+}

@@ -1,0 +1,69 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export interface Config {
+  host: string;
+  port: number;
+  /** Folder of the embedded database, the admin token and (later) blobs. */
+  dataDir: string;
+  /** PostgreSQL server; when unset the embedded PGlite in `dataDir/pglite` is used. */
+  databaseUrl: string | undefined;
+  adminToken: string;
+  /** Tenant whose full keys may manage licenses (managementpanel.updateLicense). */
+  operatorTenant: string;
+  bodyLimit: number;
+  /** How long a verified credential or tenant record is trusted from memory. */
+  credentialCacheTtlMs: number;
+  accessTokenTtlSeconds: number;
+  refreshTokenTtlSeconds: number;
+  /** Services to serve (`domain/service` names); empty serves every registered service. */
+  services: string[];
+  jobPollMs: number;
+  runJobs: boolean;
+  logLevel: string;
+}
+
+function int(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0)
+    throw new Error(`${name} must be a non-negative integer, got "${value}"`);
+  return n;
+}
+
+/** Reads the admin token from the environment, or from (or into) `dataDir/admin-token` with mode 0600. */
+export function resolveAdminToken(dataDir: string, fromEnv: string | undefined): string {
+  if (fromEnv) return fromEnv;
+  const file = join(dataDir, 'admin-token');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const token = randomBytes(32).toString('base64url');
+  writeFileSync(file, `${token}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return token;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const dataDir = resolve(overrides.dataDir ?? env.DATA_DIR ?? './data');
+  return {
+    host: env.HOST ?? '127.0.0.1',
+    port: int(env.PORT, 8080, 'PORT'),
+    dataDir,
+    databaseUrl: env.DATABASE_URL || undefined,
+    adminToken: overrides.adminToken ?? resolveAdminToken(dataDir, env.ADMIN_TOKEN),
+    operatorTenant: env.OPERATOR_TENANT ?? 'demo',
+    bodyLimit: int(env.BODY_LIMIT, 1024 * 1024, 'BODY_LIMIT'),
+    credentialCacheTtlMs: int(env.CREDENTIAL_CACHE_TTL_MS, 30_000, 'CREDENTIAL_CACHE_TTL_MS'),
+    accessTokenTtlSeconds: int(env.ACCESS_TOKEN_TTL_SECONDS, 3600, 'ACCESS_TOKEN_TTL_SECONDS'),
+    refreshTokenTtlSeconds: int(env.REFRESH_TOKEN_TTL_SECONDS, 30 * 86400, 'REFRESH_TOKEN_TTL_SECONDS'),
+    services: (env.PONTE_SERVICES ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    jobPollMs: int(env.JOB_POLL_MS, 1000, 'JOB_POLL_MS'),
+    runJobs: env.PONTE_JOBS !== 'off',
+    logLevel: env.LOG_LEVEL ?? 'info',
+    ...overrides,
+  };
+}

@@ -1,0 +1,103 @@
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import { APP_ROLE } from './tenancy.ts';
+
+// One query layer over both engines (DESIGN.md "Stack"): drizzle on PGlite for the embedded default,
+// drizzle on node-postgres when DATABASE_URL names a server. Same SQL dialect, same migrations.
+
+export type Db = PgDatabase<PgQueryResultHKT, Record<string, never>>;
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../../drizzle', import.meta.url));
+
+/** Any single-key advisory lock id; serializes migrations when several nodes start at once. */
+const MIGRATION_LOCK = 7_123_001;
+
+export interface OpenOptions {
+  databaseUrl?: string | undefined;
+  /** Folder of the embedded database; in memory when undefined. */
+  dataDir?: string | undefined;
+  /** A dumped data folder to start the embedded database from (tests clone a migrated template). */
+  loadDataDir?: Blob | File | undefined;
+  poolSize?: number;
+}
+
+export class Database {
+  private constructor(
+    readonly db: Db,
+    readonly engine: 'pglite' | 'postgres',
+    private readonly closeFn: () => Promise<void>,
+    private readonly migrateFn: () => Promise<void>,
+    readonly pglite: PGlite | undefined,
+  ) {}
+
+  static async open(options: OpenOptions): Promise<Database> {
+    if (options.databaseUrl) {
+      const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+      // An idle client's error (server restart) must not crash the process; the pool replaces it.
+      pool.on('error', () => {});
+      const db = drizzlePg(pool) as unknown as Db;
+      const migrate = async () => {
+        const client = new pg.Client({ connectionString: options.databaseUrl });
+        await client.connect();
+        try {
+          await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+          await migratePg(drizzlePg(client), { migrationsFolder: MIGRATIONS_FOLDER });
+        } finally {
+          await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
+          await client.end();
+        }
+      };
+      return new Database(db, 'postgres', () => pool.end(), migrate, undefined);
+    }
+    const client = await PGlite.create({
+      ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+      ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+    });
+    const db = drizzlePglite(client) as unknown as Db;
+    const migrate = () => migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_FOLDER });
+    return new Database(db, 'pglite', () => client.close(), migrate, client);
+  }
+
+  migrate(): Promise<void> {
+    return this.migrateFn();
+  }
+
+  /**
+   * One transaction as the application role with the tenant set: every tenant table's row-level
+   * security policy then hides other tenants' rows and rejects writes to them.
+   */
+  tenant<T>(tenant: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.db.transaction(async (tx) => {
+      await tx.execute(
+        sql`select set_config('ponte.tenant', ${tenant}, true), set_config('role', ${APP_ROLE}, true)`,
+      );
+      return fn(tx);
+    });
+  }
+
+  /** One transaction with the connecting role: platform work that spans tenants (auth, jobs, licenses). */
+  system<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.db.transaction(fn);
+  }
+
+  async ping(): Promise<void> {
+    await this.db.execute(sql`select 1`);
+  }
+
+  close(): Promise<void> {
+    return this.closeFn();
+  }
+}
+
+/** Rows of a raw `execute`, the same on both drivers. */
+export function rowsOf<T>(result: unknown): T[] {
+  return (result as { rows: T[] }).rows;
+}

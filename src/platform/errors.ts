@@ -1,0 +1,79 @@
+// The error body of every failure (spec 000 §2.2 genericError) and the one reason-to-status table
+// (DESIGN.md "The bridge contract"). Handlers throw ApiError; nothing else reaches a client.
+
+export const REASON_STATUS = {
+  BAD_REQUEST: 400,
+  UNAUTHORIZED: 401,
+  PAYMENT_REQUIRED: 402,
+  FORBIDDEN: 403,
+  OBJECT_NOT_FOUND: 404,
+  REQUEST_TIMEOUT: 408,
+  GONE: 410,
+  UNPROCESSABLE: 422,
+  INTERNAL_ERROR: 500,
+  NOT_IMPLEMENTED: 501,
+  SERVICE_UNAVAILABLE: 503,
+  INSUFFICIENT_STORAGE: 507,
+} as const;
+
+export type Reason = keyof typeof REASON_STATUS;
+export const REASONS = Object.keys(REASON_STATUS) as Reason[];
+
+export interface GenericError {
+  message: string;
+  reason: Reason;
+}
+
+export class ApiError extends Error {
+  readonly reason: Reason;
+  readonly status: number;
+  /** Program-readable code from a service's error catalogue (spec 000 §2.2 basicErrorPayload). */
+  readonly code: string | undefined;
+
+  constructor(reason: Reason, message: string, options: { status?: number; code?: string } = {}) {
+    super(message);
+    this.name = 'ApiError';
+    this.reason = reason;
+    // A state conflict is 409 (DESIGN.md): the only status that is not derived from the reason.
+    this.status = options.status ?? REASON_STATUS[reason];
+    this.code = options.code;
+  }
+
+  toBody(): GenericError {
+    return { message: this.message, reason: this.reason };
+  }
+}
+
+export const INVALID_CREDENTIALS = 'Invalid Credentials';
+
+export const errors = {
+  badRequest: (message: string) => new ApiError('BAD_REQUEST', message),
+  unauthorized: (message = INVALID_CREDENTIALS) => new ApiError('UNAUTHORIZED', message),
+  paymentRequired: (message: string) => new ApiError('PAYMENT_REQUIRED', message),
+  forbidden: (message: string) => new ApiError('FORBIDDEN', message),
+  notFound: (message: string) => new ApiError('OBJECT_NOT_FOUND', message),
+  unprocessable: (message: string) => new ApiError('UNPROCESSABLE', message),
+  /** A state conflict (e.g. an agenda that is not startable): 409 with reason UNPROCESSABLE. */
+  conflict: (message: string) => new ApiError('UNPROCESSABLE', message, { status: 409 }),
+  internal: (message = 'Internal error') => new ApiError('INTERNAL_ERROR', message),
+  unavailable: (message: string) => new ApiError('SERVICE_UNAVAILABLE', message),
+};
+
+/**
+ * A service's error catalogue: every error it can raise is listed once with its code, reason and
+ * message template; handlers throw by name (`throw E.tenantNotFound({ tenant })`).
+ */
+export function defineErrors<
+  const C extends Record<string, { reason: Reason; message: string; status?: number }>,
+>(catalogue: C): { [K in keyof C]: (values?: Record<string, string | number>) => ApiError } {
+  const out = {} as Record<string, (values?: Record<string, string | number>) => ApiError>;
+  for (const [code, entry] of Object.entries(catalogue)) {
+    out[code] = (values = {}) =>
+      new ApiError(
+        entry.reason,
+        entry.message.replace(/\{(\w+)\}/g, (_, k: string) => String(values[k] ?? `{${k}}`)),
+        { code, ...(entry.status ? { status: entry.status } : {}) },
+      );
+  }
+  return out as { [K in keyof C]: (values?: Record<string, string | number>) => ApiError };
+}

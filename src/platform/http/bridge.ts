@@ -1,0 +1,239 @@
+import fastifySwagger from '@fastify/swagger';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import type { Credentials } from '../auth/credentials.ts';
+import type { Caller, Platform } from '../context.ts';
+import { execute } from '../context.ts';
+import { ApiError, errors } from '../errors.ts';
+import type { Operation, ResolvedOperation, ServiceDeclaration } from '../registry.ts';
+import { GENERIC_ERROR } from '../schema.ts';
+import type { TenantInfo } from '../tenants.ts';
+
+// The bridge (DESIGN.md "The bridge contract"): every declared operation becomes its routes at
+// /t/<tenant>/bridge/1.0/rest/<domain>/<service>/<kind>/<operation> (and the anonymous variant), with
+// its credentials check, validation, serialization and its own Swagger 2.0 / OpenAPI 3 document.
+
+export const BRIDGE = '/t/:tenant/bridge/1.0';
+const ALL_METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+/** Domains every tenant may call whatever its edition (authentication and the like). */
+const ALWAYS_ALLOWED_DOMAINS = new Set(['platform']);
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    ponte?: { tenant: TenantInfo; caller: Caller };
+  }
+  interface FastifyInstance {
+    swagger2?: () => Record<string, unknown>;
+    openapi3?: () => Record<string, unknown>;
+  }
+}
+
+export type MetadataFormat = 'swagger' | 'openapi';
+export type MetadataProvider = (serviceId: string, format: MetadataFormat) => Record<string, unknown>;
+
+interface Parts {
+  platform: Platform;
+  credentials: Credentials;
+}
+
+async function resolveTenant(platform: Platform, request: FastifyRequest): Promise<TenantInfo> {
+  const { tenant: name } = request.params as { tenant: string };
+  const tenant = await platform.tenants.find(name);
+  if (!tenant) throw errors.unauthorized();
+  return tenant;
+}
+
+function checkLicense(tenant: TenantInfo, service: ServiceDeclaration): void {
+  if (tenant.licenseLocked) {
+    throw errors.paymentRequired(
+      `The licenses of tenant ${tenant.name} are locked; contact the platform operator`,
+    );
+  }
+  if (tenant.edition === 'light' && !ALWAYS_ALLOWED_DOMAINS.has(service.domain)) {
+    if (!tenant.permissions.includes(service.id)) {
+      throw errors.forbidden(`Tenant ${tenant.name} (light panel) has no permission for ${service.id}`);
+    }
+  }
+}
+
+function authenticator({ platform, credentials }: Parts, target: ResolvedOperation) {
+  return async (request: FastifyRequest) => {
+    const tenant = await resolveTenant(platform, request);
+    const header = request.headers.authorization;
+    if (!header) throw errors.unauthorized();
+    const verified = await credentials.verify(header);
+    if (!verified || verified.tenant !== tenant.name) throw errors.unauthorized();
+    checkLicense(tenant, target.service);
+    if (verified.caller.scope === 'public' && target.op.visibility !== 'PUBLIC') {
+      throw errors.forbidden(`Operation ${target.name} is not public; a key of scope public cannot call it`);
+    }
+    request.ponte = { tenant, caller: verified.caller };
+  };
+}
+
+function anonymousAccess({ platform }: Parts, target: ResolvedOperation) {
+  return async (request: FastifyRequest) => {
+    if (!target.op.anonymous) throw errors.unauthorized();
+    const tenant = await resolveTenant(platform, request);
+    checkLicense(tenant, target.service);
+    request.ponte = { tenant, caller: { kind: 'anonymous', scope: 'public' } };
+  };
+}
+
+function handler(platform: Platform, target: ResolvedOperation) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const { tenant, caller } = request.ponte!;
+    const input = (request.method === 'GET' ? request.query : request.body) ?? {};
+    const result = await execute(
+      platform,
+      target,
+      { tenant, caller, requestId: request.id, log: request.log },
+      input,
+    );
+    if (!target.op.hasBody) return reply.code(target.op.successStatus).send();
+    return reply.code(200).send(result ?? {});
+  };
+}
+
+function operationSchema(target: ResolvedOperation, method: 'GET' | 'POST') {
+  const { op, name } = target;
+  return {
+    operationId: method === 'GET' ? `${name}_GET` : name,
+    summary: op.description ?? name,
+    ...(op.description ? { description: op.description } : {}),
+    tags: [target.service.name],
+    deprecated: op.deprecated || undefined,
+    ...(method === 'GET' ? { querystring: op.input } : { body: op.input }),
+    response: {
+      [op.successStatus]: op.hasBody && op.output ? op.output : { type: 'null', description: 'no body' },
+      default: GENERIC_ERROR,
+    },
+  };
+}
+
+function methodNotAllowed(allowed: readonly string[]) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    reply.header('allow', allowed.join(', '));
+    throw new ApiError(
+      'BAD_REQUEST',
+      `Method ${request.method} is not allowed here; use ${allowed.join(' or ')}`,
+      {
+        status: 405,
+      },
+    );
+  };
+}
+
+function registerOperation(app: FastifyInstance, parts: Parts, target: ResolvedOperation): void {
+  const { service, name, op } = target;
+  const path = `${service.domain}/${service.name}/${op.kind}/${name}`;
+  for (const method of op.methods) {
+    app.route({
+      method,
+      url: `${BRIDGE}/rest/${path}`,
+      schema: operationSchema(target, method),
+      onRequest: authenticator(parts, target),
+      handler: handler(parts.platform, target),
+    });
+    app.route({
+      method,
+      url: `${BRIDGE}/anonymous/rest/${path}`,
+      schema: { ...operationSchema(target, method), hide: true },
+      onRequest: anonymousAccess(parts, target),
+      handler: handler(parts.platform, target),
+    });
+  }
+  const others = ALL_METHODS.filter((m) => !op.methods.includes(m as 'GET' | 'POST'));
+  for (const prefix of ['rest', 'anonymous/rest']) {
+    app.route({
+      method: others,
+      url: `${BRIDGE}/${prefix}/${path}`,
+      schema: { hide: true },
+      handler: methodNotAllowed(op.methods),
+    });
+  }
+}
+
+function visibilityExtensions(service: ServiceDeclaration) {
+  // The original platform marks each operation's visibility with an `x-senior-visibility` extension.
+  return (doc: Record<string, unknown>) => {
+    const paths = (doc.paths ?? {}) as Record<string, Record<string, Record<string, unknown>>>;
+    for (const [url, methods] of Object.entries(paths)) {
+      const name = url.split('/').pop() ?? '';
+      const op: Operation | undefined = service.operations[name];
+      if (!op) continue;
+      for (const operation of Object.values(methods)) {
+        operation['x-senior-visibility'] = op.visibility;
+        if (op.anonymous) operation['x-senior-anonymous'] = true;
+      }
+    }
+    doc['x-senior-domain'] = service.domain;
+    doc['x-senior-service'] = service.name;
+    return doc;
+  };
+}
+
+async function registerService(
+  app: FastifyInstance,
+  parts: Parts,
+  service: ServiceDeclaration,
+): Promise<void> {
+  const prefix = `${BRIDGE}/rest/${service.domain}`;
+  const info = {
+    title: service.title,
+    version: service.version,
+    description: service.description ?? service.title,
+  };
+  const transform = ({ schema, url }: { schema: Record<string, unknown>; url: string }) => ({
+    schema,
+    url: url.startsWith(`/t/:tenant/bridge/1.0/rest/${service.domain}`) ? url.slice(prefix.length) : url,
+  });
+  const withExtensions = visibilityExtensions(service);
+  await app.register(fastifySwagger, {
+    decorator: 'swagger2',
+    swagger: {
+      info,
+      basePath: `/t/{tenant}/bridge/1.0/rest/${service.domain}`,
+      consumes: ['application/json'],
+      produces: ['application/json'],
+      securityDefinitions: { APIKeyHeader: { type: 'apiKey', in: 'header', name: 'Authorization' } },
+      security: [{ APIKeyHeader: [] }],
+    },
+    transform,
+    transformObject: ({ swaggerObject }: { swaggerObject?: unknown }) =>
+      withExtensions(swaggerObject as Record<string, unknown>) as never,
+  } as never);
+  await app.register(fastifySwagger, {
+    decorator: 'openapi3',
+    openapi: {
+      info,
+      servers: [
+        { url: `/t/{tenant}/bridge/1.0/rest/${service.domain}`, variables: { tenant: { default: 'demo' } } },
+      ],
+      components: {
+        securitySchemes: { APIKeyHeader: { type: 'apiKey', in: 'header', name: 'Authorization' } },
+      },
+      security: [{ APIKeyHeader: [] }],
+    },
+    transform,
+    transformObject: ({ openapiObject }: { openapiObject?: unknown }) =>
+      withExtensions(openapiObject as Record<string, unknown>) as never,
+  } as never);
+  for (const [name, op] of Object.entries(service.operations))
+    registerOperation(app, parts, { service, name, op });
+}
+
+/** Registers every service's routes; returns how to read each service's generated document. */
+export async function registerBridge(app: FastifyInstance, parts: Parts): Promise<MetadataProvider> {
+  const scopes = new Map<string, FastifyInstance>();
+  for (const service of parts.platform.registry.all()) {
+    await app.register(async (scope) => {
+      await registerService(scope, parts, service);
+      scopes.set(service.id, scope);
+    });
+  }
+  return (serviceId, format) => {
+    const scope = scopes.get(serviceId);
+    if (!scope) throw errors.notFound(`Service ${serviceId} not found`);
+    return format === 'openapi' ? scope.openapi3!() : scope.swagger2!();
+  };
+}

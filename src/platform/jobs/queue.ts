@@ -1,0 +1,219 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { executeJob, type Platform } from '../context.ts';
+import { rowsOf, type Tx } from '../db/database.ts';
+import { jobs } from './tables.ts';
+
+// A PostgreSQL-backed queue (DESIGN.md "Events, signals, jobs"). A worker claims the oldest ready job
+// with FOR UPDATE SKIP LOCKED and a lease, then runs it in a second transaction that also marks it
+// done: the effect and the completion commit together, so a crash mid-job loses nothing and doubles
+// nothing (the lease expires and another worker takes the job again).
+
+export type JobState = 'queued' | 'running' | 'done' | 'failed';
+
+export interface JobStatus {
+  id: string;
+  tenant: string;
+  kind: string;
+  state: JobState;
+  attempts: number;
+  maxAttempts: number;
+  lastError: string | null;
+  result: unknown;
+  createdAt: string;
+  finishedAt: string | null;
+}
+
+interface ClaimedJob {
+  id: string;
+  tenant: string;
+  kind: string;
+  payload: unknown;
+  attempts: number;
+  max_attempts: number;
+}
+
+const LEASE_SECONDS = 300;
+
+export class JobQueue {
+  private platform: Platform | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private draining: Promise<unknown> | undefined;
+  private again = false;
+  private started = false;
+  private stopping = false;
+
+  constructor(private readonly pollMs: number) {}
+
+  attach(platform: Platform): void {
+    this.platform = platform;
+  }
+
+  async enqueue(
+    tx: Tx,
+    tenant: string,
+    kind: string,
+    payload: unknown,
+    options: { runAt?: Date; maxAttempts?: number } = {},
+  ): Promise<string> {
+    const declared = this.p.registry.job(kind)?.job.maxAttempts;
+    const [row] = await tx
+      .insert(jobs)
+      .values({
+        tenant,
+        kind,
+        payload: payload ?? {},
+        maxAttempts: options.maxAttempts ?? declared ?? 5,
+        ...(options.runAt ? { runAt: options.runAt } : {}),
+      })
+      .returning({ id: jobs.id });
+    return row!.id;
+  }
+
+  async status(tenant: string, id: string): Promise<JobStatus | undefined> {
+    const [row] = await this.p.db.db
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.tenant, tenant), eq(jobs.id, id)));
+    if (!row) return undefined;
+    return {
+      id: row.id,
+      tenant: row.tenant,
+      kind: row.kind,
+      state: row.state as JobState,
+      attempts: row.attempts,
+      maxAttempts: row.maxAttempts,
+      lastError: row.lastError,
+      result: row.result,
+      createdAt: row.createdAt.toISOString(),
+      finishedAt: row.finishedAt?.toISOString() ?? null,
+    };
+  }
+
+  start(): void {
+    this.started = true;
+    this.timer = setInterval(() => this.wake(), this.pollMs);
+    this.timer.unref();
+    this.wake();
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.draining;
+  }
+
+  /** Runs every ready job now (called after a commit that enqueued one, and on each poll). */
+  wake(): void {
+    if (!this.started || this.stopping) return;
+    if (this.draining) {
+      this.again = true;
+      return;
+    }
+    this.draining = this.drain().finally(() => {
+      this.draining = undefined;
+      if (this.again) {
+        this.again = false;
+        this.wake();
+      }
+    });
+  }
+
+  /** Processes ready jobs until none is left; returns how many ran. Tests call it directly. */
+  async drain(): Promise<number> {
+    let count = 0;
+    while (!this.stopping) {
+      const ran = await this.runOne().catch((err: unknown) => {
+        this.p.log.error({ err }, 'job worker failed to claim a job');
+        return false;
+      });
+      if (!ran) break;
+      count++;
+    }
+    return count;
+  }
+
+  private get p(): Platform {
+    if (!this.platform) throw new Error('JobQueue used before the platform was attached');
+    return this.platform;
+  }
+
+  private async claim(): Promise<ClaimedJob | undefined> {
+    const kinds = [...this.kinds()];
+    if (kinds.length === 0) return undefined;
+    const result = await this.p.db.db.execute(sql`
+      update jobs set state = 'running', attempts = attempts + 1, updated_at = now(),
+        lease_until = now() + make_interval(secs => ${LEASE_SECONDS})
+      where id = (
+        select id from jobs
+        where kind in (${sql.join(
+          kinds.map((k) => sql`${k}`),
+          sql`, `,
+        )})
+          and ((state = 'queued' and run_at <= now()) or (state = 'running' and lease_until < now()))
+        order by run_at, created_at
+        for update skip locked
+        limit 1
+      )
+      returning id, tenant, kind, payload, attempts, max_attempts`);
+    return rowsOf<ClaimedJob>(result)[0];
+  }
+
+  private *kinds(): Iterable<string> {
+    for (const service of this.p.registry.all())
+      for (const name of Object.keys(service.jobs)) yield `${service.id}/${name}`;
+  }
+
+  private async runOne(): Promise<boolean> {
+    const job = await this.claim();
+    if (!job) return false;
+    const p = this.p;
+    const declared = p.registry.job(job.kind)!;
+    const log = p.log.child({ job: job.id, kind: job.kind, tenant: job.tenant });
+    try {
+      const tenant = await p.tenants.find(job.tenant);
+      if (!tenant) throw new Error(`tenant ${job.tenant} no longer exists`);
+      const invocation = {
+        tenant,
+        caller: { kind: 'system', scope: 'full' } as const,
+        requestId: `job-${job.id}`,
+        log,
+      };
+      const work = async (tx: Tx) => {
+        const { result, hooks } = await executeJob(p, declared.service, invocation, tx, (ctx) =>
+          declared.job.handler(ctx, job.payload),
+        );
+        await tx
+          .update(jobs)
+          .set({
+            state: 'done',
+            result: result ?? null,
+            leaseUntil: null,
+            finishedAt: p.now(),
+            updatedAt: p.now(),
+          })
+          .where(eq(jobs.id, job.id));
+        return hooks;
+      };
+      const hooks =
+        declared.job.transaction === 'system' ? await p.db.system(work) : await p.db.tenant(job.tenant, work);
+      for (const hook of hooks) hook();
+      log.info({ attempts: job.attempts }, 'job done');
+    } catch (err) {
+      const failed = job.attempts >= job.max_attempts;
+      const backoffMs = Math.min(1000 * 2 ** (job.attempts - 1), 300_000);
+      log.warn({ err, attempts: job.attempts, failed }, 'job attempt failed');
+      await p.db.db
+        .update(jobs)
+        .set({
+          state: failed ? 'failed' : 'queued',
+          lastError: err instanceof Error ? err.message : String(err),
+          runAt: new Date(Date.now() + backoffMs),
+          leaseUntil: null,
+          updatedAt: p.now(),
+          ...(failed ? { finishedAt: p.now() } : {}),
+        })
+        .where(eq(jobs.id, job.id));
+    }
+    return true;
+  }
+}

@@ -1,0 +1,57 @@
+import Type, { type TSchema, type TUnsafe } from 'typebox';
+
+// Schema builders for the spec's Swagger 2.0 types, so every declaration reads like the spec
+// (`int64`, `number double`, `date`, `date-time`, string enums) and documents itself the same way.
+
+export type { Static, TSchema } from 'typebox';
+export { Type };
+
+export const Int64 = (
+  options: { minimum?: number; maximum?: number; description?: string; default?: number } = {},
+) => Type.Integer({ format: 'int64', ...options });
+
+export const Double = (options: { minimum?: number; maximum?: number; description?: string } = {}) =>
+  Type.Number({ format: 'double', ...options });
+
+export const DateOnly = (options: { description?: string } = {}) =>
+  Type.String({ format: 'date', ...options });
+
+export const DateTime = (options: { description?: string } = {}) =>
+  Type.String({ format: 'date-time', ...options });
+
+/** A string enumeration, written `{type: string, enum}` as Swagger 2.0 expects. */
+export function Enum<const V extends readonly string[]>(
+  values: V,
+  options: { description?: string; default?: V[number] } = {},
+): TUnsafe<V[number]> {
+  return Type.Unsafe<V[number]>({ type: 'string', enum: [...values], ...options });
+}
+
+/** The object schema of an operation without input fields (spec 000 §2.1: "none"). */
+export const NoInput = () => Type.Object({});
+
+/** Names a schema as a record of the spec, so Swagger lists it under `definitions` with that name. */
+export function Record<T extends TSchema>(name: string, schema: T): T {
+  return { ...schema, title: name } as T;
+}
+
+export const GENERIC_ERROR = Type.Object(
+  {
+    message: Type.String({ description: 'text describing the error' }),
+    reason: Enum([
+      'BAD_REQUEST',
+      'UNAUTHORIZED',
+      'PAYMENT_REQUIRED',
+      'FORBIDDEN',
+      'OBJECT_NOT_FOUND',
+      'REQUEST_TIMEOUT',
+      'GONE',
+      'UNPROCESSABLE',
+      'INTERNAL_ERROR',
+      'NOT_IMPLEMENTED',
+      'SERVICE_UNAVAILABLE',
+      'INSUFFICIENT_STORAGE',
+    ]),
+  },
+  { title: 'genericError' },
+);

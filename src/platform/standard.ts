@@ -1,0 +1,162 @@
+import type { Platform } from './context.ts';
+import { errors } from './errors.ts';
+import { type Operation, query, type Visibility } from './registry.ts';
+import { Enum, Record, Type } from './schema.ts';
+
+// The standard operations of spec 001 §2.1, declared once and added to each service with the
+// variant that service's document gives (health operation name, shape of `checks`, visibility of
+// getDependencies).
+
+export type CheckStatus = 'UP' | 'DOWN';
+export interface Check {
+  name: string;
+  status: CheckStatus;
+}
+
+const HEALTH_TIMEOUT_MS = 2000;
+
+async function within<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The platform's dependencies as named checks: the database now; the broker and blob store later. */
+export async function runChecks(platform: Platform): Promise<Check[]> {
+  const probes: Array<[string, () => Promise<unknown>]> = [['database', () => platform.db.ping()]];
+  return Promise.all(
+    probes.map(async ([name, probe]) => {
+      try {
+        await within(probe(), HEALTH_TIMEOUT_MS);
+        return { name, status: 'UP' as const };
+      } catch (err) {
+        platform.log.warn({ err, check: name }, 'health check failed');
+        return { name, status: 'DOWN' as const };
+      }
+    }),
+  );
+}
+
+const overall = (checks: Check[]): CheckStatus => (checks.every((c) => c.status === 'UP') ? 'UP' : 'DOWN');
+
+const METADATA_FORMATS: Record<string, 'swagger' | 'openapi'> = {
+  swagger: 'swagger',
+  swagger2: 'swagger',
+  'swagger-2.0': 'swagger',
+  openapi: 'openapi',
+  openapi3: 'openapi',
+  'openapi-3.0': 'openapi',
+};
+
+export interface StandardOptions {
+  /** Name of the health operation (`healthCheck` in com_comum); omitted where the spec has none. */
+  health?: 'healthcheck' | 'healthCheck';
+  /**
+   * `checkDTO`: status heathcheckDTO and one checkDTO object (platform_integration, managementpanel);
+   * `checkData`: status upDown and an array of checkData (oficina, com_comum, sku_produto).
+   */
+  healthShape?: 'checkDTO' | 'checkData';
+  dependenciesVisibility?: Visibility;
+  metadata?: boolean;
+}
+
+const HeathcheckDTO = Enum(['UP', 'DOWN']);
+
+export function standardOperations(options: StandardOptions): Record<string, Operation> {
+  const ops: Record<string, Operation> = {};
+  if (options.metadata !== false) {
+    ops.getMetadata = query({
+      description:
+        "The service's Swagger 2.0 document, generated from its declarations (OpenAPI 3 on request)",
+      get: true,
+      transaction: 'none',
+      input: Type.Object({
+        metadataFormat: Type.Optional(
+          Type.String({ description: 'swagger (default) or openapi; case-insensitive', maxLength: 20 }),
+        ),
+      }),
+      output: Type.Object({ metadata: Type.String() }),
+      handler: async (ctx, input) => {
+        const requested = (input.metadataFormat ?? 'swagger').toLowerCase();
+        const format = METADATA_FORMATS[requested];
+        if (!format) {
+          throw errors.badRequest(
+            `Invalid field 'metadataFormat': must be one of swagger, openapi (got ${requested})`,
+          );
+        }
+        return { metadata: JSON.stringify(ctx.platform.metadata(ctx.service.id, format)) };
+      },
+    });
+  }
+  ops.getDependencies = query({
+    description: 'The services this service calls, with their versions',
+    get: true,
+    visibility: options.dependenciesVisibility ?? 'PRIVATE',
+    transaction: 'none',
+    input: Type.Object({}),
+    output: Type.Object({
+      dependencies: Type.Array(
+        Record(
+          'dependency',
+          Type.Object({ domain: Type.String(), service: Type.String(), version: Type.String() }),
+        ),
+      ),
+    }),
+    handler: async (ctx) => ({
+      dependencies: ctx.service.dependencies.map((id) => {
+        const dep = ctx.platform.registry.service(id)!;
+        return { domain: dep.domain, service: dep.name, version: dep.version };
+      }),
+    }),
+  });
+  if (options.health) {
+    ops[options.health] =
+      options.healthShape === 'checkData'
+        ? query({
+            description: 'Health of the service and of what it depends on',
+            get: true,
+            transaction: 'none',
+            input: Type.Object({}),
+            output: Type.Object({
+              status: Enum(['UP', 'DOWN']),
+              checks: Type.Array(
+                Record('checkData', Type.Object({ name: Type.String(), status: Enum(['UP', 'DOWN']) })),
+                {
+                  minItems: 1,
+                },
+              ),
+            }),
+            handler: async (ctx) => {
+              const checks = await runChecks(ctx.platform);
+              return { status: overall(checks), checks };
+            },
+          })
+        : query({
+            description: 'Health of the service and of what it depends on',
+            get: true,
+            transaction: 'none',
+            input: Type.Object({}),
+            output: Type.Object({
+              status: HeathcheckDTO,
+              checks: Record('checkDTO', Type.Object({ name: Type.String(), status: HeathcheckDTO })),
+            }),
+            handler: async (ctx) => {
+              // One checkDTO object (spec 001 §2.1): it names the failing checks, or all when UP.
+              const checks = await runChecks(ctx.platform);
+              const down = checks.filter((c) => c.status === 'DOWN');
+              const status = overall(checks);
+              return {
+                status,
+                checks: { name: (down.length ? down : checks).map((c) => c.name).join(','), status },
+              };
+            },
+          });
+  }
+  return ops;
+}
