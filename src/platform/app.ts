@@ -70,13 +70,17 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
     compile(schema as never, httpPart === 'querystring' ? 'query' : 'body'),
   );
 
-  // A POST without a body is an empty object: queries and signals with no fields are often sent so.
+  // JSON only (no text/plain parser), and an empty JSON body is an empty object.
   const json = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
+  app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, {});
     return json(request, text, done);
+  });
+  // A POST without a body is an empty object: queries and signals with no fields are often sent so.
+  app.addHook('preValidation', async (request) => {
+    if (request.method !== 'GET' && (request.body === undefined || request.body === null)) request.body = {};
   });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
