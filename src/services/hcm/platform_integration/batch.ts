@@ -84,7 +84,11 @@ export function planBatch(
   for (let i = ids.length; i < entities.length; i++) {
     const entity = entities[i];
     const id = isObject(entity) && entity.id != null ? String(entity.id) : '';
-    results.push({ id, success: false, errorMessage: `entity at position ${i} of jsonText has no identifier in ids` });
+    results.push({
+      id,
+      success: false,
+      errorMessage: `entity at position ${i} of jsonText has no identifier in ids`,
+    });
   }
   return { save, results };
 }
