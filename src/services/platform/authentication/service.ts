@@ -2,6 +2,7 @@ import type { Session } from '../../../platform/auth/credentials.ts';
 import { errors } from '../../../platform/errors.ts';
 import { action, defineService } from '../../../platform/registry.ts';
 import { Type } from '../../../platform/schema.ts';
+import { standardOperations } from '../../../platform/standard.ts';
 
 // Login with an API key for the original platform's SDKs (DESIGN.md "Credentials"). The response
 // keeps that platform's shape: `jsonToken` is a JSON string holding the OAuth-style token fields.
@@ -30,6 +31,7 @@ export default defineService({
   title: 'Authentication',
   description: 'Bearer tokens for API keys: login, refresh, logout',
   operations: {
+    ...standardOperations({}),
     loginWithKey: action({
       description: 'Opens a session for an API key of the tenant and returns its bearer tokens',
       visibility: 'PUBLIC',
