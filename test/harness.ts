@@ -46,12 +46,23 @@ export interface TestApp extends App {
     tenant: string,
     address: string,
     body?: unknown,
-    options?: { auth?: string | undefined; method?: InjectOptions['method']; anonymous?: boolean; query?: Record<string, string> },
+    options?: {
+      auth?: string | undefined;
+      method?: InjectOptions['method'];
+      anonymous?: boolean;
+      query?: Record<string, string>;
+    },
   ): Promise<LightMyRequestResponse>;
   admin(method: InjectOptions['method'], path: string, body?: unknown): Promise<LightMyRequestResponse>;
   /** Creates a tenant and a key of `scope`; returns the key's apiKey. */
-  tenant(name: string, options?: { scope?: 'full' | 'public'; edition?: 'standard' | 'light' }): Promise<string>;
-  key(tenant: string, scope?: 'full' | 'public'): Promise<{ apiKey: string; accessKey: string; secret: string }>;
+  tenant(
+    name: string,
+    options?: { scope?: 'full' | 'public'; edition?: 'standard' | 'light' },
+  ): Promise<string>;
+  key(
+    tenant: string,
+    scope?: 'full' | 'public',
+  ): Promise<{ apiKey: string; accessKey: string; secret: string }>;
 }
 
 export async function testApp(options: AppOptions & { db?: Database } = {}): Promise<TestApp> {

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { tableCounts, type TestApp, testApp } from '../../../test/harness.ts';
+import { type TestApp, tableCounts, testApp } from '../../../test/harness.ts';
 import { allServices } from '../../services/index.ts';
 import { errors } from '../errors.ts';
 import { action, defineService, event, query, signal } from '../registry.ts';
@@ -21,7 +21,11 @@ const probe = defineService({
         numero: Type.Optional(Int64({ minimum: 1, maximum: 7 })),
         ativo: Type.Optional(Type.Boolean()),
       }),
-      output: Type.Object({ texto: Type.String(), numero: Type.Optional(Int64()), ativo: Type.Optional(Type.Boolean()) }),
+      output: Type.Object({
+        texto: Type.String(),
+        numero: Type.Optional(Int64()),
+        ativo: Type.Optional(Type.Boolean()),
+      }),
       handler: async (_ctx, input) => input,
     }),
     postOnly: query({
@@ -183,10 +187,20 @@ describe('error body', () => {
 });
 
 describe('validation', () => {
-  const valid = { quando: '2026-01-31T08:00:00-03:00', dia: '2026-01-31', valor: 1.5, dias: [1, 7], status: 'A' };
+  const valid = {
+    quando: '2026-01-31T08:00:00-03:00',
+    dia: '2026-01-31',
+    valor: 1.5,
+    dias: [1, 7],
+    status: 'A',
+  };
   const cases: Array<[string, Record<string, unknown>, RegExp]> = [
     ['required', { ...valid, quando: undefined }, /field 'quando' is required/],
-    ['date-time format', { ...valid, quando: '2026-01-31 08:00' }, /field 'quando' must be a valid date-time/],
+    [
+      'date-time format',
+      { ...valid, quando: '2026-01-31 08:00' },
+      /field 'quando' must be a valid date-time/,
+    ],
     ['date format', { ...valid, dia: '31/01/2026' }, /field 'dia' must be a valid date/],
     ['type', { ...valid, valor: '1.5' }, /field 'valor' must be of type number/],
     ['int64', { ...valid, dias: [1.5] }, /field 'dias\[0\]' must be of type integer/],
@@ -216,7 +230,12 @@ describe('validation', () => {
   });
 
   it('validates before the handler runs: a rejected int64 never reaches it', async () => {
-    const res = await t.call('acme', 'test/probe/queries/echo', { texto: 'a', numero: 2 ** 60 }, { auth: key });
+    const res = await t.call(
+      'acme',
+      'test/probe/queries/echo',
+      { texto: 'a', numero: 2 ** 60 },
+      { auth: key },
+    );
     expect(res.statusCode).toBe(400);
   });
 });
@@ -247,7 +266,12 @@ describe('credentials', () => {
     const ok = await t.call('acme', 'test/probe/actions/whoami', {}, { anonymous: true });
     expect(ok.statusCode).toBe(200);
     expect(ok.json()).toEqual({ tenant: 'acme', caller: 'anonymous', scope: 'public' });
-    const denied = await t.call('acme', 'test/probe/queries/echo', { texto: 'a' }, { anonymous: true, auth: key });
+    const denied = await t.call(
+      'acme',
+      'test/probe/queries/echo',
+      { texto: 'a' },
+      { anonymous: true, auth: key },
+    );
     expect(denied.statusCode).toBe(401);
     expect(denied.json().message).toBe('Invalid Credentials');
   });
