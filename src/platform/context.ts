@@ -6,7 +6,7 @@ import { Store } from './db/store.ts';
 import { errors } from './errors.ts';
 import type { MetadataProvider } from './http/bridge.ts';
 import type { JobQueue } from './jobs/queue.ts';
-import type { Registry, ResolvedOperation, ServiceDeclaration } from './registry.ts';
+import type { Registry, ResolvedOperation, ServiceDeclaration, TransactionMode } from './registry.ts';
 import type { TenantDirectory, TenantInfo } from './tenants.ts';
 import { validate } from './validation.ts';
 
@@ -72,12 +72,12 @@ class OperationContext implements Ctx {
 
   constructor(
     readonly platform: Platform,
-    target: ResolvedOperation,
+    service: ServiceDeclaration,
     private readonly invocation: Invocation,
     private readonly transaction: Tx | undefined,
     commitHooks: Array<() => void>,
   ) {
-    this.service = target.service;
+    this.service = service;
     this.commitHooks = commitHooks;
   }
 
@@ -118,7 +118,7 @@ class OperationContext implements Ctx {
     const value = validate(target.op.input, structuredClone(input));
     const ctx = new OperationContext(
       this.platform,
-      target,
+      target.service,
       this.invocation,
       this.transaction,
       this.commitHooks,
@@ -139,28 +139,39 @@ class OperationContext implements Ctx {
   }
 }
 
-/** Runs one operation in its own transaction; after-commit hooks run only when it committed. */
-export async function execute(
+/** Runs `work` as `service` in a transaction of the given mode; after-commit hooks run only once it committed. */
+export async function run<T>(
   platform: Platform,
-  target: ResolvedOperation,
+  service: ServiceDeclaration,
+  mode: TransactionMode,
   invocation: Invocation,
-  input: unknown,
-): Promise<unknown> {
+  work: (ctx: Ctx) => Promise<T>,
+): Promise<T> {
   const hooks: Array<() => void> = [];
-  const run = (tx: Tx | undefined) =>
-    target.op.handler(new OperationContext(platform, target, invocation, tx, hooks), input as never);
-  const mode = target.op.transaction;
+  const inTx = (tx: Tx | undefined) => work(new OperationContext(platform, service, invocation, tx, hooks));
   const result =
     mode === 'none'
-      ? await run(undefined)
+      ? await inTx(undefined)
       : mode === 'system'
-        ? await platform.db.system(run)
-        : await platform.db.tenant(invocation.tenant.name, run);
+        ? await platform.db.system(inTx)
+        : await platform.db.tenant(invocation.tenant.name, inTx);
   for (const hook of hooks) hook();
   return result;
 }
 
-/** A context for platform work outside a request (jobs): same shape, same rules. */
+/** Runs one declared operation in its own transaction. */
+export function execute(
+  platform: Platform,
+  target: ResolvedOperation,
+  invocation: Invocation,
+  input: unknown,
+) {
+  return run(platform, target.service, target.op.transaction, invocation, (ctx) =>
+    target.op.handler(ctx, input as never),
+  );
+}
+
+/** A context for platform work outside a request (jobs), inside the caller's transaction. */
 export async function executeJob(
   platform: Platform,
   service: ServiceDeclaration,
@@ -169,7 +180,6 @@ export async function executeJob(
   handler: (ctx: Ctx) => Promise<unknown>,
 ): Promise<{ result: unknown; hooks: Array<() => void> }> {
   const hooks: Array<() => void> = [];
-  const target: ResolvedOperation = { service, name: 'job', op: undefined as never };
-  const result = await handler(new OperationContext(platform, target, invocation, tx, hooks));
+  const result = await handler(new OperationContext(platform, service, invocation, tx, hooks));
   return { result, hooks };
 }

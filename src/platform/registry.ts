@@ -1,5 +1,6 @@
 import type { Static, TSchema } from 'typebox';
 import type { Ctx } from './context.ts';
+import type { EntityDeclaration } from './entities/entity.ts';
 
 // A service is data (DESIGN.md "One declaration per operation"): routing, validation,
 // serialization, Swagger and the docs UI all derive from these declarations.
@@ -98,6 +99,8 @@ export interface ServiceOptions<Ops extends Record<string, Operation>> {
   /** Services this one calls through `ctx.call` (`domain/service`); getDependencies reports them. */
   dependencies?: string[];
   operations: Ops;
+  /** Generic entities (spec 000 §2.3), each with the routes of the entity engine. */
+  entities?: EntityDeclaration[];
   jobs?: Record<string, JobDeclaration>;
 }
 
@@ -115,6 +118,7 @@ export function defineService<Ops extends Record<string, Operation>>(
     ...options,
     description: options.description,
     dependencies: options.dependencies ?? [],
+    entities: options.entities ?? [],
     jobs: options.jobs ?? {},
     id: `${options.domain}/${options.name}`,
   };

@@ -1,22 +1,19 @@
 import fastifySwagger from '@fastify/swagger';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
-import type { Credentials } from '../auth/credentials.ts';
 import type { Caller, Platform } from '../context.ts';
 import { execute } from '../context.ts';
-import { ApiError, errors } from '../errors.ts';
+import { errors } from '../errors.ts';
 import type { Operation, ResolvedOperation, ServiceDeclaration } from '../registry.ts';
 import { GENERIC_ERROR } from '../schema.ts';
 import type { TenantInfo } from '../tenants.ts';
+import { anonymousAccess, authenticator, BRIDGE, methodNotAllowed, type Parts } from './access.ts';
+import { registerEntities } from './entities.ts';
 
 // The bridge (DESIGN.md "The bridge contract"): every declared operation becomes its routes at
 // /t/<tenant>/bridge/1.0/rest/<domain>/<service>/<kind>/<operation> (and the anonymous variant), with
 // its credentials check, validation, serialization and its own Swagger 2.0 / OpenAPI 3 document.
 
-export const BRIDGE = '/t/:tenant/bridge/1.0';
 const ALL_METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
-/** Domains every tenant may call whatever its edition (authentication and the like). */
-const ALWAYS_ALLOWED_DOMAINS = new Set(['platform']);
-
 declare module 'fastify' {
   interface FastifyRequest {
     ponte?: { tenant: TenantInfo; caller: Caller };
@@ -29,55 +26,6 @@ declare module 'fastify' {
 
 export type MetadataFormat = 'swagger' | 'openapi';
 export type MetadataProvider = (serviceId: string, format: MetadataFormat) => Record<string, unknown>;
-
-interface Parts {
-  platform: Platform;
-  credentials: Credentials;
-}
-
-async function resolveTenant(platform: Platform, request: FastifyRequest): Promise<TenantInfo> {
-  const { tenant: name } = request.params as { tenant: string };
-  const tenant = await platform.tenants.find(name);
-  if (!tenant) throw errors.unauthorized();
-  return tenant;
-}
-
-function checkLicense(tenant: TenantInfo, service: ServiceDeclaration): void {
-  if (tenant.licenseLocked) {
-    throw errors.paymentRequired(
-      `The licenses of tenant ${tenant.name} are locked; contact the platform operator`,
-    );
-  }
-  if (tenant.edition === 'light' && !ALWAYS_ALLOWED_DOMAINS.has(service.domain)) {
-    if (!tenant.permissions.includes(service.id)) {
-      throw errors.forbidden(`Tenant ${tenant.name} (light panel) has no permission for ${service.id}`);
-    }
-  }
-}
-
-function authenticator({ platform, credentials }: Parts, target: ResolvedOperation) {
-  return async (request: FastifyRequest) => {
-    const tenant = await resolveTenant(platform, request);
-    const header = request.headers.authorization;
-    if (!header) throw errors.unauthorized();
-    const verified = await credentials.verify(header);
-    if (!verified || verified.tenant !== tenant.name) throw errors.unauthorized();
-    checkLicense(tenant, target.service);
-    if (verified.caller.scope === 'public' && target.op.visibility !== 'PUBLIC') {
-      throw errors.forbidden(`Operation ${target.name} is not public; a key of scope public cannot call it`);
-    }
-    request.ponte = { tenant, caller: verified.caller };
-  };
-}
-
-function anonymousAccess({ platform }: Parts, target: ResolvedOperation) {
-  return async (request: FastifyRequest) => {
-    if (!target.op.anonymous) throw errors.unauthorized();
-    const tenant = await resolveTenant(platform, request);
-    checkLicense(tenant, target.service);
-    request.ponte = { tenant, caller: { kind: 'anonymous', scope: 'public' } };
-  };
-}
 
 function handler(platform: Platform, target: ResolvedOperation) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
@@ -110,19 +58,6 @@ function operationSchema(target: ResolvedOperation, method: 'GET' | 'POST') {
   };
 }
 
-function methodNotAllowed(allowed: readonly string[]) {
-  return async (request: FastifyRequest, reply: FastifyReply) => {
-    reply.header('allow', allowed.join(', '));
-    throw new ApiError(
-      'BAD_REQUEST',
-      `Method ${request.method} is not allowed here; use ${allowed.join(' or ')}`,
-      {
-        status: 405,
-      },
-    );
-  };
-}
-
 function registerOperation(app: FastifyInstance, parts: Parts, target: ResolvedOperation): void {
   const { service, name, op } = target;
   const path = `${service.domain}/${service.name}/${op.kind}/${name}`;
@@ -131,7 +66,7 @@ function registerOperation(app: FastifyInstance, parts: Parts, target: ResolvedO
       method,
       url: `${BRIDGE}/rest/${path}`,
       schema: operationSchema(target, method),
-      onRequest: authenticator(parts, target),
+      onRequest: authenticator(parts, service, op.visibility, name),
       handler: handler(parts.platform, target),
     });
     app.route({
@@ -158,12 +93,13 @@ function visibilityExtensions(service: ServiceDeclaration) {
   return (doc: Record<string, unknown>) => {
     const paths = (doc.paths ?? {}) as Record<string, Record<string, Record<string, unknown>>>;
     for (const [url, methods] of Object.entries(paths)) {
-      const name = url.split('/').pop() ?? '';
-      const op: Operation | undefined = service.operations[name];
-      if (!op) continue;
+      const [, , kind, name = ''] = url.split('/');
+      const op: Operation | undefined = kind === 'entities' ? undefined : service.operations[name];
+      const visibility = op?.visibility ?? service.entities.find((e) => e.name === name)?.visibility;
+      if (!visibility) continue;
       for (const operation of Object.values(methods)) {
-        operation['x-senior-visibility'] = op.visibility;
-        if (op.anonymous) operation['x-senior-anonymous'] = true;
+        operation['x-senior-visibility'] = visibility;
+        if (op?.anonymous) operation['x-senior-anonymous'] = true;
       }
     }
     doc['x-senior-domain'] = service.domain;
@@ -220,6 +156,7 @@ async function registerService(
   } as never);
   for (const [name, op] of Object.entries(service.operations))
     registerOperation(app, parts, { service, name, op });
+  for (const entity of service.entities) registerEntities(app, parts, service, entity);
 }
 
 /** Registers every service's routes; returns how to read each service's generated document. */

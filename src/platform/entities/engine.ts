@@ -1,0 +1,206 @@
+import { and, asc, count, eq, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { Ctx } from '../context.ts';
+import { errors } from '../errors.ts';
+import type { EntityDeclaration, EntityRow } from './entity.ts';
+import { compileFilter, compileOrderBy } from './filter.ts';
+
+// The one engine behind every entity's routes (spec 000 §2.3): create, read, replace, patch,
+// delete, list with filter/orderby/pages, bulk. Hooks let a service add its own rules.
+
+export const DEFAULT_PAGE_SIZE = 10;
+export const MAX_PAGE_SIZE = 1000;
+export const MAX_BULK = 1000;
+
+export interface ListQuery {
+  /** The page index (spec: `offset` as in recPageRequest), from 0. */
+  offset?: number;
+  size?: number;
+  filter?: string;
+  orderby?: string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A database error's SQLSTATE, through drizzle's wrapping. */
+function sqlState(err: unknown): string | undefined {
+  const e = err as { code?: string; cause?: { code?: string } };
+  return e?.cause?.code ?? e?.code;
+}
+
+export class EntityEngine {
+  private readonly columns: Record<string, AnyPgColumn>;
+
+  constructor(readonly decl: EntityDeclaration) {
+    this.columns = decl.table as unknown as Record<string, AnyPgColumn>;
+  }
+
+  /** An id from the path: a malformed one is simply not found, like another tenant's. */
+  parseId(raw: string): string | number {
+    if (this.decl.idType === 'uuid') {
+      if (!UUID.test(raw)) throw this.notFound(raw);
+      return raw.toLowerCase();
+    }
+    const n = Number(raw);
+    if (!/^\d{1,15}$/.test(raw) || !Number.isSafeInteger(n)) throw this.notFound(raw);
+    return n;
+  }
+
+  notFound(id: string | number): Error {
+    return errors.notFound(`${this.decl.name} ${id} not found`);
+  }
+
+  /** Strips the tenant and absent (null) values, so the JSON shows only what is set. */
+  toEntity(row: Record<string, unknown>): EntityRow {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(row)) if (k !== 'tenant' && v !== null && v !== undefined) out[k] = v;
+    return out as EntityRow;
+  }
+
+  private byId(id: string | number, extra?: SQL): SQL {
+    const cond = eq(this.columns.id!, id);
+    return extra ? (and(cond, extra) as SQL) : cond;
+  }
+
+  async find(ctx: Ctx, id: string | number, extra?: SQL): Promise<EntityRow | undefined> {
+    const [row] = await ctx.store.select(this.decl.table, this.byId(id, extra));
+    return row ? this.toEntity(row) : undefined;
+  }
+
+  async get(ctx: Ctx, id: string | number, extra?: SQL): Promise<EntityRow> {
+    const row = await this.find(ctx, id, extra);
+    if (!row) throw this.notFound(id);
+    return row;
+  }
+
+  async list(ctx: Ctx, query: ListQuery, extra?: SQL): Promise<{ rows: EntityRow[]; total: number }> {
+    const size = query.size ?? DEFAULT_PAGE_SIZE;
+    const page = query.offset ?? 0;
+    const conditions = [
+      extra,
+      query.filter ? compileFilter(query.filter, this.decl.filterFields) : undefined,
+    ].filter((c): c is SQL => c !== undefined);
+    const where = ctx.store.scope(this.decl.table, conditions.length ? and(...conditions) : undefined);
+    // A stable order whatever the caller asks: the id breaks ties.
+    const order = [
+      ...(query.orderby ? compileOrderBy(query.orderby, this.decl.filterFields) : []),
+      asc(this.columns.id!),
+    ];
+    const [rows, [total]] = await Promise.all([
+      ctx.tx
+        .select()
+        .from(this.decl.table)
+        .where(where)
+        .orderBy(...order)
+        .limit(size)
+        .offset(page * size),
+      ctx.tx.select({ n: count() }).from(this.decl.table).where(where),
+    ]);
+    return { rows: rows.map((r) => this.toEntity(r as Record<string, unknown>)), total: total?.n ?? 0 };
+  }
+
+  private who(ctx: Ctx): string {
+    return ctx.caller.keyId ? `${ctx.caller.kind}:${ctx.caller.keyId}` : ctx.caller.kind;
+  }
+
+  /** Only the entity's declared fields are written; audit fields come from the server. */
+  private values(body: Record<string, unknown>, fill: 'all' | 'given'): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const field of this.decl.writable) {
+      if (field in body) out[field] = body[field] ?? null;
+      else if (fill === 'all') out[field] = null;
+    }
+    return out;
+  }
+
+  private async guard<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (err) {
+      const state = sqlState(err);
+      if (state === '23505') {
+        const key = this.decl.naturalKey.length ? ` (${this.decl.naturalKey.join(', ')})` : '';
+        throw errors.conflict(`A ${this.decl.name} with the same key${key} already exists`);
+      }
+      if (state === '23503')
+        throw errors.unprocessable(`${this.decl.name} refers to a record that does not exist`);
+      throw err;
+    }
+  }
+
+  async create(
+    ctx: Ctx,
+    body: Record<string, unknown>,
+    links: Record<string, unknown> = {},
+  ): Promise<EntityRow> {
+    const next = { ...this.values(body, 'given'), ...links };
+    await this.decl.hooks.beforeSave?.(ctx, next, undefined);
+    const now = ctx.now();
+    const who = this.who(ctx);
+    const row = {
+      ...next,
+      ...(body.id !== undefined ? { id: body.id } : {}),
+      createdBy: who,
+      createdDate: now,
+      lastModifiedBy: who,
+      lastModifiedDate: now,
+    };
+    const [created] = await this.guard(
+      () =>
+        ctx.store.insert(this.decl.table, [row as never]).returning() as Promise<Record<string, unknown>[]>,
+    );
+    return this.toEntity(created!);
+  }
+
+  /** PUT replaces every field (absent ones become empty); PATCH changes only the fields sent. */
+  async update(
+    ctx: Ctx,
+    id: string | number,
+    body: Record<string, unknown>,
+    mode: 'put' | 'patch',
+    extra?: SQL,
+    links: Record<string, unknown> = {},
+  ): Promise<EntityRow> {
+    const previous = await this.get(ctx, id, extra);
+    if (body.id !== undefined && String(body.id).toLowerCase() !== String(id)) {
+      throw errors.badRequest(`Invalid field 'id': ${body.id} differs from the id of the path (${id})`);
+    }
+    const changes = this.values(body, mode === 'put' ? 'all' : 'given');
+    const next = { ...previous, ...changes, ...links };
+    await this.decl.hooks.beforeSave?.(ctx, next, previous);
+    const set = { ...this.values(next, 'given'), lastModifiedBy: this.who(ctx), lastModifiedDate: ctx.now() };
+    const [updated] = await this.guard(
+      () =>
+        ctx.store.update(this.decl.table, set as never, this.byId(id, extra)).returning() as Promise<
+          Record<string, unknown>[]
+        >,
+    );
+    return this.toEntity(updated!);
+  }
+
+  async remove(ctx: Ctx, id: string | number, extra?: SQL): Promise<void> {
+    const row = await this.get(ctx, id, extra);
+    await this.decl.hooks.beforeDelete?.(ctx, row);
+    await this.guard(() => ctx.store.delete(this.decl.table, this.byId(id, extra)));
+  }
+
+  /** All or nothing: the first failing element rejects the batch, naming its index. */
+  async bulk(
+    ctx: Ctx,
+    bodies: Record<string, unknown>[],
+    links: Record<string, unknown> = {},
+  ): Promise<EntityRow[]> {
+    const out: EntityRow[] = [];
+    for (const [index, body] of bodies.entries()) {
+      try {
+        out.push(await this.create(ctx, body, links));
+      } catch (err) {
+        if (err instanceof Error && 'reason' in err) {
+          (err as Error).message = `Element [${index}]: ${(err as Error).message}`;
+        }
+        throw err;
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,140 @@
+import { getTableColumns, getTableName } from 'drizzle-orm';
+import { type AnyPgColumn, bigint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import type { TObject } from 'typebox';
+import type { Ctx } from '../context.ts';
+import type { TenantTable } from '../db/store.ts';
+import { tenantColumn } from '../db/tenancy.ts';
+import type { Visibility } from '../registry.ts';
+import { DateTime, Type } from '../schema.ts';
+import type { FieldType, FilterFields } from './filter.ts';
+
+// Generic entities (spec 000 §2.3), declared once: a drizzle table whose columns are named as the
+// entity's JSON fields, and the TypeBox schema of those fields. The engine derives every route,
+// the audit fields, the filter fields and the Swagger document from these two.
+
+/** The id and audit columns every entity table starts with (`...entityColumns('uuid')`). */
+export function entityColumns(idType: 'uuid' | 'int64' = 'uuid') {
+  return {
+    id:
+      idType === 'uuid'
+        ? uuid('id').primaryKey().defaultRandom()
+        : bigint('id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+    tenant: tenantColumn(),
+    createdBy: text('created_by').notNull(),
+    createdDate: timestamp('created_date', { withTimezone: true }).notNull().defaultNow(),
+    lastModifiedBy: text('last_modified_by').notNull(),
+    lastModifiedDate: timestamp('last_modified_date', { withTimezone: true }).notNull().defaultNow(),
+  };
+}
+
+export const AUDIT_FIELDS = ['createdBy', 'createdDate', 'lastModifiedBy', 'lastModifiedDate'] as const;
+
+export const AuditSchema = {
+  createdBy: Type.Optional(Type.String()),
+  createdDate: Type.Optional(DateTime()),
+  lastModifiedBy: Type.Optional(Type.String()),
+  lastModifiedDate: Type.Optional(DateTime()),
+};
+
+export type EntityRow = Record<string, unknown> & { id: string | number };
+
+export interface EntityHooks {
+  /** Checks (and may adjust) the entity about to be written; `previous` is absent on create. */
+  beforeSave?: (ctx: Ctx, next: Record<string, unknown>, previous: EntityRow | undefined) => Promise<void>;
+  beforeDelete?: (ctx: Ctx, row: EntityRow) => Promise<void>;
+}
+
+export interface EntityOptions {
+  /** The record name of the spec (`moeda`, `agenda`); it is the path segment. */
+  name: string;
+  table: TenantTable;
+  /** The entity's own fields as the API shows them (not id, not audit fields). */
+  fields: TObject;
+  idType?: 'uuid' | 'int64';
+  /** Fields unique within a tenant: a duplicate is 409; imports upsert by them. */
+  naturalKey?: string[];
+  description?: string;
+  visibility?: Visibility;
+  /** Child collections: `/<name>/{parentId}/<child>`; `parentField` is the child's link column. */
+  children?: Record<string, { entity: EntityDeclaration; parentField: string }>;
+  hooks?: EntityHooks;
+}
+
+export interface EntityDeclaration
+  extends Required<Omit<EntityOptions, 'description' | 'children' | 'hooks'>> {
+  description: string | undefined;
+  children: Record<string, { entity: EntityDeclaration; parentField: string }>;
+  hooks: EntityHooks;
+  /** Output: id, fields and audit fields. */
+  schema: TObject;
+  /** Input of POST and PUT: the fields, id optional (audit fields are ignored if sent). */
+  input: TObject;
+  /** Input of PATCH: every field optional. */
+  patch: TObject;
+  /** JSON field → column, for the filter language and orderby. */
+  filterFields: FilterFields;
+  /** The JSON fields stored in the table (id and audit fields excluded). */
+  writable: string[];
+  tableName: string;
+}
+
+function fieldType(column: AnyPgColumn): FieldType {
+  switch (column.columnType) {
+    case 'PgUUID':
+      return 'uuid';
+    case 'PgDateString':
+    case 'PgDate':
+      return 'date';
+    case 'PgTimestamp':
+    case 'PgTimestampString':
+      return 'datetime';
+    case 'PgBoolean':
+      return 'boolean';
+    case 'PgInteger':
+    case 'PgBigInt53':
+    case 'PgBigInt64':
+    case 'PgSmallInt':
+    case 'PgSerial':
+    case 'PgBigSerial53':
+      return 'integer';
+    case 'PgDoublePrecision':
+    case 'PgReal':
+    case 'PgNumeric':
+      return 'number';
+    default:
+      return 'string';
+  }
+}
+
+export function defineEntity(options: EntityOptions): EntityDeclaration {
+  const idType = options.idType ?? 'uuid';
+  const columns = getTableColumns(options.table) as Record<string, AnyPgColumn>;
+  const writable = Object.keys(options.fields.properties);
+  for (const field of writable) {
+    if (!columns[field]) throw new Error(`Entity ${options.name}: field ${field} has no column in its table`);
+  }
+  const Id = idType === 'uuid' ? Type.String({ format: 'uuid' }) : Type.Integer({ format: 'int64' });
+  const props = options.fields.properties as Record<string, never>;
+  const optional = Object.fromEntries(Object.entries(props).map(([k, v]) => [k, Type.Optional(v)]));
+  const filterFields: FilterFields = {};
+  for (const [key, column] of Object.entries(columns)) {
+    if (key !== 'tenant') filterFields[key] = { column, type: fieldType(column) };
+  }
+  return {
+    name: options.name,
+    table: options.table,
+    fields: options.fields,
+    idType,
+    naturalKey: options.naturalKey ?? [],
+    description: options.description,
+    visibility: options.visibility ?? 'PRIVATE',
+    children: options.children ?? {},
+    hooks: options.hooks ?? {},
+    schema: Type.Object({ id: Id, ...props, ...AuditSchema }, { title: options.name }),
+    input: Type.Object({ ...props, id: Type.Optional(Id) }),
+    patch: Type.Object({ ...optional, id: Type.Optional(Id) }),
+    filterFields,
+    writable,
+    tableName: getTableName(options.table),
+  };
+}

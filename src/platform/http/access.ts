@@ -1,0 +1,82 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Credentials } from '../auth/credentials.ts';
+import type { Platform } from '../context.ts';
+import { ApiError, errors } from '../errors.ts';
+import type { ResolvedOperation, ServiceDeclaration, Visibility } from '../registry.ts';
+import type { TenantInfo } from '../tenants.ts';
+
+// Who may call what: the tenant of the path, the credential, the license and the key's scope.
+// Every authenticated route (operations and entities) runs `authenticator` on request.
+
+export const BRIDGE = '/t/:tenant/bridge/1.0';
+
+/** Domains every tenant may call whatever its edition (authentication and the like). */
+const ALWAYS_ALLOWED_DOMAINS = new Set(['platform']);
+
+export interface Parts {
+  platform: Platform;
+  credentials: Credentials;
+}
+
+async function resolveTenant(platform: Platform, request: FastifyRequest): Promise<TenantInfo> {
+  const { tenant: name } = request.params as { tenant: string };
+  const tenant = await platform.tenants.find(name);
+  if (!tenant) throw errors.unauthorized();
+  return tenant;
+}
+
+function checkLicense(tenant: TenantInfo, service: ServiceDeclaration): void {
+  if (tenant.licenseLocked) {
+    throw errors.paymentRequired(
+      `The licenses of tenant ${tenant.name} are locked; contact the platform operator`,
+    );
+  }
+  if (tenant.edition === 'light' && !ALWAYS_ALLOWED_DOMAINS.has(service.domain)) {
+    if (!tenant.permissions.includes(service.id)) {
+      throw errors.forbidden(`Tenant ${tenant.name} (light panel) has no permission for ${service.id}`);
+    }
+  }
+}
+
+/** The onRequest check of every authenticated route: tenant, credential, license, scope. */
+export function authenticator(
+  { platform, credentials }: Parts,
+  service: ServiceDeclaration,
+  visibility: Visibility,
+  name: string,
+) {
+  return async (request: FastifyRequest) => {
+    const tenant = await resolveTenant(platform, request);
+    const header = request.headers.authorization;
+    if (!header) throw errors.unauthorized();
+    const verified = await credentials.verify(header);
+    if (!verified || verified.tenant !== tenant.name) throw errors.unauthorized();
+    checkLicense(tenant, service);
+    if (verified.caller.scope === 'public' && visibility !== 'PUBLIC') {
+      throw errors.forbidden(`Operation ${name} is not public; a key of scope public cannot call it`);
+    }
+    request.ponte = { tenant, caller: verified.caller };
+  };
+}
+
+export function anonymousAccess({ platform }: Parts, target: ResolvedOperation) {
+  return async (request: FastifyRequest) => {
+    if (!target.op.anonymous) throw errors.unauthorized();
+    const tenant = await resolveTenant(platform, request);
+    checkLicense(tenant, target.service);
+    request.ponte = { tenant, caller: { kind: 'anonymous', scope: 'public' } };
+  };
+}
+
+export function methodNotAllowed(allowed: readonly string[]) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    reply.header('allow', allowed.join(', '));
+    throw new ApiError(
+      'BAD_REQUEST',
+      `Method ${request.method} is not allowed here; use ${allowed.join(' or ')}`,
+      {
+        status: 405,
+      },
+    );
+  };
+}

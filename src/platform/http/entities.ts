@@ -1,0 +1,253 @@
+import { eq } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import { type Ctx, run } from '../context.ts';
+import { DEFAULT_PAGE_SIZE, EntityEngine, MAX_BULK, MAX_PAGE_SIZE } from '../entities/engine.ts';
+import type { EntityDeclaration } from '../entities/entity.ts';
+import { MAX_FILTER_LENGTH } from '../entities/filter.ts';
+import type { ServiceDeclaration } from '../registry.ts';
+import { GENERIC_ERROR, Type } from '../schema.ts';
+import { authenticator, BRIDGE, methodNotAllowed, type Parts } from './access.ts';
+
+// The routes of spec 000 §2.3 for one entity and its child collections, all served by the engine.
+
+export const TOTAL_COUNT_HEADER = 'x-total-count';
+
+const ListQuery = Type.Object({
+  offset: Type.Optional(Type.Integer({ minimum: 0, description: 'page index, from 0' })),
+  size: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE })),
+  filter: Type.Optional(
+    Type.String({ maxLength: MAX_FILTER_LENGTH, description: "e.g. codigo eq 'BRL' and ativo eq true" }),
+  ),
+  orderby: Type.Optional(Type.String({ maxLength: 200, description: 'e.g. nome asc, codigo desc' })),
+});
+const IdParams = Type.Object({ id: Type.String() });
+const ParentParams = Type.Object({ parentId: Type.String() });
+const ChildParams = Type.Object({ parentId: Type.String(), id: Type.String() });
+
+type Reply = { body?: unknown; total?: number };
+type Work = (ctx: Ctx, request: FastifyRequest) => Promise<Reply>;
+
+export function registerEntities(
+  app: FastifyInstance,
+  parts: Parts,
+  service: ServiceDeclaration,
+  entity: EntityDeclaration,
+): void {
+  const engine = new EntityEngine(entity);
+  const base = `${BRIDGE}/rest/${service.domain}/${service.name}/entities/${entity.name}`;
+  const onRequest = authenticator(parts, service, entity.visibility, entity.name);
+
+  const route = (
+    method: HTTPMethods,
+    url: string,
+    schema: Record<string, unknown>,
+    work: Work,
+    summary: string,
+  ) => {
+    app.route({
+      method,
+      url,
+      schema: { tags: [service.name], summary, ...schema },
+      onRequest,
+      handler: async (request: FastifyRequest, reply: FastifyReply) => {
+        const { tenant, caller } = request.ponte!;
+        const invocation = { tenant, caller, requestId: request.id, log: request.log };
+        const result = await run(parts.platform, service, 'tenant', invocation, (ctx) => work(ctx, request));
+        if (result.total !== undefined) reply.header(TOTAL_COUNT_HEADER, String(result.total));
+        return result.body === undefined ? reply.code(200).send() : reply.code(200).send(result.body);
+      },
+    });
+  };
+  const ok = (schema: unknown) => ({ response: { 200: schema, default: GENERIC_ERROR } });
+  const noBody = { response: { 200: { type: 'null', description: 'deleted' }, default: GENERIC_ERROR } };
+  const one = entity.schema;
+  const many = Type.Array(entity.schema);
+  const body = <T>(r: FastifyRequest) => r.body as T;
+  const param = (r: FastifyRequest, name: string) => (r.params as Record<string, string>)[name]!;
+
+  route(
+    'POST',
+    base,
+    { body: entity.input, ...ok(one) },
+    async (ctx, r) => ({ body: await engine.create(ctx, body(r)) }),
+    `Creates a ${entity.name}`,
+  );
+  route(
+    'PATCH',
+    base,
+    { body: Type.Object({ ...entity.patch.properties, id: entity.schema.properties.id! }), ...ok(one) },
+    async (ctx, r) => {
+      const input = body<Record<string, unknown>>(r);
+      return { body: await engine.update(ctx, engine.parseId(String(input.id)), input, 'patch') };
+    },
+    `Changes the fields sent of the ${entity.name} named by id`,
+  );
+  route(
+    'GET',
+    base,
+    { querystring: ListQuery, ...ok(many) },
+    async (ctx, r) => {
+      const { rows, total } = await engine.list(ctx, r.query as never);
+      return { body: rows, total };
+    },
+    `Lists ${entity.name} records (page offset, size, filter, orderby); the total is in ${TOTAL_COUNT_HEADER}`,
+  );
+  route(
+    'POST',
+    `${base}/bulk`,
+    { body: Type.Array(entity.input, { minItems: 1, maxItems: MAX_BULK }), ...ok(many) },
+    async (ctx, r) => ({ body: await engine.bulk(ctx, body(r)) }),
+    `Creates many ${entity.name} records, all or none`,
+  );
+  route(
+    'GET',
+    `${base}/:id`,
+    { params: IdParams, ...ok(one) },
+    async (ctx, r) => ({ body: await engine.get(ctx, engine.parseId(param(r, 'id'))) }),
+    `Reads a ${entity.name}`,
+  );
+  route(
+    'PUT',
+    `${base}/:id`,
+    { params: IdParams, body: entity.input, ...ok(one) },
+    async (ctx, r) => ({ body: await engine.update(ctx, engine.parseId(param(r, 'id')), body(r), 'put') }),
+    `Replaces a ${entity.name}`,
+  );
+  route(
+    'PATCH',
+    `${base}/:id`,
+    { params: IdParams, body: entity.patch, ...ok(one) },
+    async (ctx, r) => ({ body: await engine.update(ctx, engine.parseId(param(r, 'id')), body(r), 'patch') }),
+    `Changes the fields sent of a ${entity.name}`,
+  );
+  route(
+    'DELETE',
+    `${base}/:id`,
+    { params: IdParams, ...noBody },
+    async (ctx, r) => {
+      await engine.remove(ctx, engine.parseId(param(r, 'id')));
+      return {};
+    },
+    `Deletes a ${entity.name}`,
+  );
+  notAllowed(app, base, ['POST', 'PATCH', 'GET']);
+  notAllowed(app, `${base}/:id`, ['GET', 'PUT', 'PATCH', 'DELETE']);
+
+  for (const [childName, { entity: childEntity, parentField }] of Object.entries(entity.children)) {
+    const child = new EntityEngine(childEntity);
+    const link = (childEntity.table as unknown as Record<string, AnyPgColumn>)[parentField]!;
+    const url = `${base}/:parentId/${childName}`;
+    // The parent must exist in the tenant; a child is only ever reached, and kept, under it.
+    const parentOf = async (ctx: Ctx, r: FastifyRequest) => {
+      const parent = await engine.get(ctx, engine.parseId(param(r, 'parentId')));
+      return { parentId: parent.id, where: eq(link, parent.id), links: { [parentField]: parent.id } };
+    };
+    const childMany = Type.Array(childEntity.schema);
+    route(
+      'POST',
+      url,
+      {
+        params: ParentParams,
+        body: Type.Array(childEntity.input, { minItems: 1, maxItems: MAX_BULK }),
+        ...ok(childMany),
+      },
+      async (ctx, r) => {
+        const { parentId } = await parentOf(ctx, r);
+        return { body: await child.bulk(ctx, body(r), { [parentField]: parentId }) };
+      },
+      `Adds ${childName} to a ${entity.name}`,
+    );
+    route(
+      'PATCH',
+      url,
+      {
+        params: ParentParams,
+        body: Type.Array(
+          Type.Object({ ...childEntity.patch.properties, id: childEntity.schema.properties.id! }),
+          { minItems: 1, maxItems: MAX_BULK },
+        ),
+        ...ok(childMany),
+      },
+      async (ctx, r) => {
+        const { where, links } = await parentOf(ctx, r);
+        const out = [];
+        for (const item of body<Record<string, unknown>[]>(r)) {
+          out.push(await child.update(ctx, child.parseId(String(item.id)), item, 'patch', where, links));
+        }
+        return { body: out };
+      },
+      `Changes ${childName} of a ${entity.name}`,
+    );
+    route(
+      'GET',
+      url,
+      { params: ParentParams, querystring: ListQuery, ...ok(childMany) },
+      async (ctx, r) => {
+        const { where } = await parentOf(ctx, r);
+        const { rows, total } = await child.list(ctx, r.query as never, where);
+        return { body: rows, total };
+      },
+      `Lists ${childName} of a ${entity.name}`,
+    );
+    const itemUrl = `${url}/:id`;
+    route(
+      'GET',
+      itemUrl,
+      { params: ChildParams, ...ok(childEntity.schema) },
+      async (ctx, r) => {
+        const { where } = await parentOf(ctx, r);
+        return { body: await child.get(ctx, child.parseId(param(r, 'id')), where) };
+      },
+      `Reads one of the ${childName} of a ${entity.name}`,
+    );
+    for (const [method, mode] of [
+      ['PUT', 'put'],
+      ['PATCH', 'patch'],
+    ] as const) {
+      route(
+        method,
+        itemUrl,
+        {
+          params: ChildParams,
+          body: mode === 'put' ? childEntity.input : childEntity.patch,
+          ...ok(childEntity.schema),
+        },
+        async (ctx, r) => {
+          const { where, links } = await parentOf(ctx, r);
+          return {
+            body: await child.update(ctx, child.parseId(param(r, 'id')), body(r), mode, where, links),
+          };
+        },
+        `${mode === 'put' ? 'Replaces' : 'Changes'} one of the ${childName} of a ${entity.name}`,
+      );
+    }
+    route(
+      'DELETE',
+      itemUrl,
+      { params: ChildParams, ...noBody },
+      async (ctx, r) => {
+        const { where } = await parentOf(ctx, r);
+        await child.remove(ctx, child.parseId(param(r, 'id')), where);
+        return {};
+      },
+      `Removes one of the ${childName} of a ${entity.name}`,
+    );
+    notAllowed(app, url, ['POST', 'PATCH', 'GET']);
+    notAllowed(app, itemUrl, ['GET', 'PUT', 'PATCH', 'DELETE']);
+  }
+}
+
+const ALL: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+function notAllowed(app: FastifyInstance, url: string, allowed: HTTPMethods[]): void {
+  const others = ALL.filter((m) => !allowed.includes(m));
+  if (others.length) {
+    app.route({
+      method: others,
+      url,
+      schema: { hide: true },
+      handler: methodNotAllowed(allowed as ('GET' | 'POST')[]),
+    });
+  }
+}
