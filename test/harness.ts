@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { afterAll, inject } from 'vitest';
@@ -67,12 +68,14 @@ export interface TestApp extends App {
 
 export async function testApp(options: AppOptions & { db?: Database } = {}): Promise<TestApp> {
   const db = options.db ?? (await openTestDb());
+  const dataDir = mkdtempSync(join(tmpdir(), 'ponte-data-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
   const built = await buildApp({
     logger: false,
     migrate: false,
     ...options,
     db,
-    config: { adminToken: ADMIN_TOKEN, dataDir: tmpdir(), runJobs: false, ...options.config },
+    config: { adminToken: ADMIN_TOKEN, dataDir, runJobs: false, ...options.config },
   });
   await built.app.ready();
   afterAll(() => built.app.close());

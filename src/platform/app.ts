@@ -5,10 +5,12 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { allServices } from '../services/index.ts';
 import { Credentials } from './auth/credentials.ts';
+import { BlobStore } from './blobs/store.ts';
 import { type Config, loadConfig } from './config.ts';
 import type { Platform } from './context.ts';
 import { Database } from './db/database.ts';
 import { registerAdmin } from './http/admin.ts';
+import { registerBlobRoutes } from './http/blobs.ts';
 import { type MetadataProvider, registerBridge } from './http/bridge.ts';
 import { installErrorHandling } from './http/errors.ts';
 import { JobQueue } from './jobs/queue.ts';
@@ -104,6 +106,12 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
       now,
     ),
     jobs: new JobQueue(config.jobPollMs),
+    blobs: await BlobStore.open(db, {
+      root: join(config.dataDir, 'blobs'),
+      publicUrl: config.publicUrl,
+      maxBytes: config.blobMaxBytes,
+      now,
+    }),
     metadata: (id, format) => metadata(id, format),
     log: app.log,
     now,
@@ -140,6 +148,7 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
   });
 
   await registerAdmin(app, platform);
+  await registerBlobRoutes(app, platform);
   metadata = await registerBridge(app, { platform, credentials: platform.credentials });
 
   app.addHook('onReady', async () => {

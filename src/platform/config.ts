@@ -20,6 +20,10 @@ export interface Config {
   /** Services to serve (`domain/service` names); empty serves every registered service. */
   services: string[];
   jobPollMs: number;
+  /** Base URL that signed blob URLs start with (what clients reach this server at). */
+  publicUrl: string;
+  /** Largest blob an upload URL accepts. */
+  blobMaxBytes: number;
   runJobs: boolean;
   logLevel: string;
 }
@@ -46,9 +50,13 @@ export function resolveAdminToken(dataDir: string, fromEnv: string | undefined):
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const dataDir = resolve(overrides.dataDir ?? env.DATA_DIR ?? './data');
+  const host = env.HOST ?? '127.0.0.1';
+  const port = int(env.PORT, 8080, 'PORT');
   return {
-    host: env.HOST ?? '127.0.0.1',
-    port: int(env.PORT, 8080, 'PORT'),
+    host,
+    port,
+    publicUrl: env.PUBLIC_URL ?? `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`,
+    blobMaxBytes: int(env.BLOB_MAX_BYTES, 100 * 1024 * 1024, 'BLOB_MAX_BYTES'),
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
     adminToken: overrides.adminToken ?? resolveAdminToken(dataDir, env.ADMIN_TOKEN),

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Credentials } from './auth/credentials.ts';
+import type { BlobStore } from './blobs/store.ts';
 import type { Config } from './config.ts';
 import type { Database, Tx } from './db/database.ts';
 import { Store } from './db/store.ts';
@@ -32,6 +33,7 @@ export interface Platform {
   tenants: TenantDirectory;
   credentials: Credentials;
   jobs: JobQueue;
+  blobs: BlobStore;
   /** Each service's generated Swagger 2.0 / OpenAPI 3 document. */
   metadata: MetadataProvider;
   log: FastifyBaseLogger;
