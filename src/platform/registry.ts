@@ -1,6 +1,7 @@
 import type { Static, TSchema } from 'typebox';
 import type { Ctx } from './context.ts';
 import type { EntityDeclaration } from './entities/entity.ts';
+import type { ImportTarget } from './imports/target.ts';
 
 // A service is data (DESIGN.md "One declaration per operation"): routing, validation,
 // serialization, Swagger and the docs UI all derive from these declarations.
@@ -101,6 +102,8 @@ export interface ServiceOptions<Ops extends Record<string, Operation>> {
   operations: Ops;
   /** Generic entities (spec 000 §2.3), each with the routes of the entity engine. */
   entities?: EntityDeclaration[];
+  /** Importable kinds by name (`Moeda` for importMoeda): see platform/imports. */
+  imports?: Record<string, ImportTarget>;
   jobs?: Record<string, JobDeclaration>;
 }
 
@@ -119,6 +122,7 @@ export function defineService<Ops extends Record<string, Operation>>(
     description: options.description,
     dependencies: options.dependencies ?? [],
     entities: options.entities ?? [],
+    imports: options.imports ?? {},
     jobs: options.jobs ?? {},
     id: `${options.domain}/${options.name}`,
   };
