@@ -178,7 +178,7 @@ export async function executeJob(
   platform: Platform,
   service: ServiceDeclaration,
   invocation: Invocation,
-  tx: Tx,
+  tx: Tx | undefined,
   handler: (ctx: Ctx) => Promise<unknown>,
 ): Promise<{ result: unknown; hooks: Array<() => void> }> {
   const hooks: Array<() => void> = [];

@@ -85,8 +85,13 @@ export function signal<I extends TSchema>(options: OperationOptions<I, TSchema>)
 }
 
 export interface JobDeclaration {
-  /** `system` jobs run with the platform's role, for work across tenants. */
-  transaction: 'tenant' | 'system';
+  /**
+   * `tenant`: the job's effect and its completion commit in one tenant transaction.
+   * `system`: the same with the platform's role, for work across tenants.
+   * `none`: the job opens its own transactions (long work that commits progress as it goes,
+   * and must therefore be resumable); it is marked done afterwards.
+   */
+  transaction: TransactionMode;
   maxAttempts?: number;
   handler: (ctx: Ctx, payload: unknown) => Promise<unknown>;
 }

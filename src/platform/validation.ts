@@ -105,19 +105,28 @@ const FORMAT_HINT: Record<string, string> = {
   int64: ' integer',
 };
 
-/** The user-facing message of a failed validation: every broken field with the rule it broke. */
-export function validationMessage(errors: readonly ErrorObject[]): string {
+/** Each broken field (the first rule it broke), at most `limit` of them. */
+export function fieldErrors(
+  errors: readonly ErrorObject[],
+  limit = 10,
+): Array<{ field: string; rule: string }> {
   // anyOf/oneOf report each branch; keep the first concrete error per field.
   const seen = new Set<string>();
-  const parts: string[] = [];
+  const out: Array<{ field: string; rule: string }> = [];
   for (const error of errors) {
     if (error.keyword === 'anyOf' || error.keyword === 'oneOf' || error.keyword === 'if') continue;
     const field = fieldOf(error) || 'body';
     if (seen.has(field)) continue;
     seen.add(field);
-    parts.push(`field '${field}' ${ruleOf(error)}`);
-    if (parts.length === 10) break;
+    out.push({ field, rule: ruleOf(error) });
+    if (out.length === limit) break;
   }
+  return out;
+}
+
+/** The user-facing message of a failed validation: every broken field with the rule it broke. */
+export function validationMessage(errors: readonly ErrorObject[]): string {
+  const parts = fieldErrors(errors).map(({ field, rule }) => `field '${field}' ${rule}`);
   return `Invalid request: ${parts.join('; ') || 'body does not match the schema'}`;
 }
 

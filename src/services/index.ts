@@ -2,6 +2,12 @@ import type { ServiceDeclaration } from '../platform/registry.ts';
 import managementpanel from './hcm/managementpanel/service.ts';
 import platformIntegration from './hcm/platform_integration/service.ts';
 import authentication from './platform/authentication/service.ts';
+import imports from './platform/imports/service.ts';
 
 /** Every service this build can serve; PONTE_SERVICES picks a subset per process. */
-export const allServices: ServiceDeclaration[] = [authentication, platformIntegration, managementpanel];
+export const allServices: ServiceDeclaration[] = [
+  authentication,
+  imports,
+  platformIntegration,
+  managementpanel,
+];

@@ -19,6 +19,7 @@ export interface ImportTarget {
 
 /** The import target of a generic entity: its table, its fields, its natural key. */
 export function importTargetOf(entity: EntityDeclaration): ImportTarget {
-  if (entity.naturalKey.length === 0) throw new Error(`Entity ${entity.name} has no natural key to import by`);
+  if (entity.naturalKey.length === 0)
+    throw new Error(`Entity ${entity.name} has no natural key to import by`);
   return { table: entity.table, row: entity.fields, naturalKey: entity.naturalKey };
 }

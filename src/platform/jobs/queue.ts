@@ -178,24 +178,25 @@ export class JobQueue {
         requestId: `job-${job.id}`,
         log,
       };
-      const work = async (tx: Tx) => {
+      const done = { state: 'done', leaseUntil: null, finishedAt: p.now(), updatedAt: p.now() } as const;
+      const work = async (tx: Tx | undefined) => {
         const { result, hooks } = await executeJob(p, declared.service, invocation, tx, (ctx) =>
           declared.job.handler(ctx, job.payload),
         );
-        await tx
+        // A job without a transaction of its own is marked done once its work returned.
+        await (tx ?? p.db.db)
           .update(jobs)
-          .set({
-            state: 'done',
-            result: result ?? null,
-            leaseUntil: null,
-            finishedAt: p.now(),
-            updatedAt: p.now(),
-          })
+          .set({ ...done, result: result ?? null })
           .where(eq(jobs.id, job.id));
         return hooks;
       };
+      const mode = declared.job.transaction;
       const hooks =
-        declared.job.transaction === 'system' ? await p.db.system(work) : await p.db.tenant(job.tenant, work);
+        mode === 'none'
+          ? await work(undefined)
+          : mode === 'system'
+            ? await p.db.system(work)
+            : await p.db.tenant(job.tenant, work);
       for (const hook of hooks) hook();
       log.info({ attempts: job.attempts }, 'job done');
     } catch (err) {
