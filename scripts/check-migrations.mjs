@@ -26,7 +26,9 @@ try {
   const added = readdirSync(copy).filter((f) => f.endsWith('.sql') && !before.includes(f));
   if (added.length > 0) {
     console.error(output);
-    console.error('The schema in src/**/tables.ts has changes with no committed migration: run `npm run db:generate`.');
+    console.error(
+      'The schema in src/**/tables.ts has changes with no committed migration: run `npm run db:generate`.',
+    );
     process.exit(1);
   }
   console.log('migrations match the schema');

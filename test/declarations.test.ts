@@ -31,7 +31,7 @@ const FORMATS: Record<string, string> = {
 };
 
 /** A minimal valid value of a schema: required fields only, bounds respected. */
-export function sample(schema: Schema): unknown {
+function sample(schema: Schema): unknown {
   if (schema.default !== undefined) return schema.default;
   if (schema.enum) return schema.enum[0];
   switch (schema.type) {

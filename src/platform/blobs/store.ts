@@ -29,8 +29,15 @@ export interface SignedUrl {
   expiresAt: string;
 }
 
-/** Keys are relative paths of printable segments: no `.`/`..` segment, no empty segment, no backslash. */
-export const BLOB_KEY = /^(?!.*(?:^|\/)\.{1,2}(?:\/|$))(?!.*\/\/)[^/\x00-\x1f\\][^\x00-\x1f\\]{0,399}$/;
+/**
+ * Keys are relative paths of printable segments: no empty, `.` or `..` segment, no backslash, no
+ * control character, at most 400 characters. Anything else could escape or confuse the folder.
+ */
+export function isBlobKey(key: string): boolean {
+  if (key.length === 0 || key.length > 400 || key.includes('\\')) return false;
+  if ([...key].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)) return false;
+  return key.split('/').every((segment) => segment !== '' && segment !== '.' && segment !== '..');
+}
 
 export async function platformSecret(db: Database, name: string): Promise<string> {
   await db.db
@@ -68,7 +75,7 @@ export class BlobStore {
   }
 
   checkKey(key: string): void {
-    if (!BLOB_KEY.test(key)) throw errors.badRequest(`Invalid blob key '${key}'`);
+    if (!isBlobKey(key)) throw errors.badRequest(`Invalid blob key '${key}'`);
   }
 
   private file(tenant: string, key: string): string {
@@ -152,7 +159,7 @@ export class BlobStore {
   }
 
   async stat(tenant: string, key: string): Promise<BlobInfo | undefined> {
-    if (!BLOB_KEY.test(key)) return undefined;
+    if (!isBlobKey(key)) return undefined;
     const [row] = await this.db.db
       .select()
       .from(blobs)

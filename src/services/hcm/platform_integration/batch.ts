@@ -55,6 +55,20 @@ export function parseEntities(jsonText: string): unknown[] {
 const isObject = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
 
+/** Why an identifier's entity cannot be saved, or undefined when it can. */
+function problemOf(id: string, i: number, entity: unknown, seen: Set<string>): string | undefined {
+  if (id === '') return `identifier at position ${i} of ids is empty`;
+  if (id.length > MAX_ID_LENGTH) return `identifier has more than ${MAX_ID_LENGTH} characters`;
+  if (seen.has(id)) return `identifier ${id} is repeated in the batch`;
+  seen.add(id);
+  if (entity === undefined) return `jsonText has no entity at position ${i} for identifier ${id}`;
+  if (!isObject(entity)) return `entity at position ${i} is not a JSON object`;
+  if (entity.id !== undefined && entity.id !== null && String(entity.id) !== id) {
+    return `entity at position ${i} has id ${String(entity.id)}, which differs from identifier ${id}`;
+  }
+  return undefined;
+}
+
 /** Pairs ids with entities; returns the entities to save and a result for every id (and stray entity). */
 export function planBatch(
   ids: string[],
@@ -63,24 +77,11 @@ export function planBatch(
   const save: BatchEntity[] = [];
   const results: BatchResult[] = [];
   const seen = new Set<string>();
-  const fail = (id: string, errorMessage: string) => results.push({ id, success: false, errorMessage });
-  ids.forEach((id, i) => {
-    const entity = entities[i];
-    if (id === '') return fail(id, `identifier at position ${i} of ids is empty`);
-    if (id.length > MAX_ID_LENGTH) return fail(id, `identifier has more than ${MAX_ID_LENGTH} characters`);
-    if (seen.has(id)) return fail(id, `identifier ${id} is repeated in the batch`);
-    seen.add(id);
-    if (entity === undefined) return fail(id, `jsonText has no entity at position ${i} for identifier ${id}`);
-    if (!isObject(entity)) return fail(id, `entity at position ${i} is not a JSON object`);
-    if (entity.id !== undefined && entity.id !== null && String(entity.id) !== id) {
-      return fail(
-        id,
-        `entity at position ${i} has id ${String(entity.id)}, which differs from identifier ${id}`,
-      );
-    }
-    save.push({ id, data: entity });
-    results.push({ id, success: true, errorMessage: '' });
-  });
+  for (const [i, id] of ids.entries()) {
+    const errorMessage = problemOf(id, i, entities[i], seen);
+    results.push({ id, success: errorMessage === undefined, errorMessage: errorMessage ?? '' });
+    if (errorMessage === undefined) save.push({ id, data: entities[i] as Record<string, unknown> });
+  }
   for (let i = ids.length; i < entities.length; i++) {
     const entity = entities[i];
     const id = isObject(entity) && entity.id != null ? String(entity.id) : '';
