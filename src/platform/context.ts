@@ -65,6 +65,8 @@ export interface Invocation {
   caller: Caller;
   requestId: string;
   log: FastifyBaseLogger;
+  /** Told the id of each job the operation enqueues (the bridge answers it in `x-job-id`). */
+  onJob?: (id: string) => void;
 }
 
 class OperationContext implements Ctx {
@@ -132,6 +134,7 @@ class OperationContext implements Ctx {
     const kind = `${this.service.id}/${job}`;
     if (!this.platform.registry.job(kind)) throw errors.internal(`Unknown job ${kind}`);
     const id = await this.platform.jobs.enqueue(this.tx, this.tenant.name, kind, payload, options);
+    this.invocation.onJob?.(id);
     this.afterCommit(() => this.platform.jobs.wake());
     return id;
   }

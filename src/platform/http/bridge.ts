@@ -31,12 +31,17 @@ function handler(platform: Platform, target: ResolvedOperation) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const { tenant, caller } = request.ponte!;
     const input = (request.method === 'GET' ? request.query : request.body) ?? {};
-    const result = await execute(
-      platform,
-      target,
-      { tenant, caller, requestId: request.id, log: request.log },
-      input,
-    );
+    const jobs: string[] = [];
+    const invocation = {
+      tenant,
+      caller,
+      requestId: request.id,
+      log: request.log,
+      onJob: (id: string) => jobs.push(id),
+    };
+    const result = await execute(platform, target, invocation, input);
+    // A signal's effect runs later: the job id lets the caller follow it (platform/jobs getJob).
+    if (jobs.length) reply.header('x-job-id', jobs.join(','));
     if (!target.op.hasBody) return reply.code(target.op.successStatus).send();
     return reply.code(200).send(result ?? {});
   };

@@ -176,3 +176,30 @@ describe('job queue', () => {
     expect(after[0]!.n).toBe(before[0]!.n);
   });
 });
+
+describe('job status for the tenant', () => {
+  it('answers a signal with the job id, and getJob follows it; another tenant cannot see it', async () => {
+    const res = await t.call('acme', 'test/worker/signals/start', { id: 'seen' }, { auth: key });
+    const jobId = res.headers['x-job-id'] as string;
+    expect(jobId).toMatch(/^[0-9a-f-]{36}$/);
+    const queued = await t.call('acme', 'platform/jobs/queries/getJob', { jobId }, { auth: key });
+    expect(queued.json()).toMatchObject({
+      jobId,
+      kind: 'test/worker/record',
+      state: 'queued',
+      attempts: 0,
+      maxAttempts: 3,
+    });
+    await t.platform.jobs.drain();
+    const done = await t.call('acme', 'platform/jobs/queries/getJob', undefined, {
+      auth: key,
+      method: 'GET',
+      query: { jobId },
+    });
+    expect(done.json()).toMatchObject({ state: 'done', attempts: 1, result: { recorded: 'seen' } });
+    expect(done.json().finishedAt).toBeDefined();
+    const other = await t.tenant('globex');
+    const hidden = await t.call('globex', 'platform/jobs/queries/getJob', { jobId }, { auth: other });
+    expect(hidden.statusCode).toBe(404);
+  });
+});
