@@ -190,6 +190,16 @@ const cases = allServices.flatMap((service) =>
   ),
 );
 
+const entityCases = allServices.flatMap((service) =>
+  service.entities.flatMap((entity) =>
+    mutations(entity.input as Schema).map((m) => ({
+      address: `${service.domain}/${service.name}/entities/${entity.name}`,
+      input: entity.input as Schema,
+      mutation: m,
+    })),
+  ),
+);
+
 let t: TestApp;
 let key: string;
 
@@ -226,9 +236,17 @@ describe('generated bad-input tests', () => {
     expect(res.json().message).toMatch(mutation.message);
   });
 
+  it.each(entityCases)('$address (POST): $mutation.label → 400 naming the field', async ({ address, input, mutation }) => {
+    const body = structuredClone(sample(input)) as Record<string, unknown>;
+    mutation.apply(body);
+    const res = await t.call('ops', address, body, { auth: key });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().message).toMatch(mutation.message);
+  });
+
   it('changed nothing in the database across all of them', async () => {
     const before = await tableCounts(t.db);
-    for (const { address, input, mutation } of cases) {
+    for (const { address, input, mutation } of [...cases, ...entityCases]) {
       const body = structuredClone(sample(input)) as Record<string, unknown>;
       mutation.apply(body);
       await t.call('ops', address, body, { auth: key });
