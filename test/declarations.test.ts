@@ -236,13 +236,16 @@ describe('generated bad-input tests', () => {
     expect(res.json().message).toMatch(mutation.message);
   });
 
-  it.each(entityCases)('$address (POST): $mutation.label → 400 naming the field', async ({ address, input, mutation }) => {
-    const body = structuredClone(sample(input)) as Record<string, unknown>;
-    mutation.apply(body);
-    const res = await t.call('ops', address, body, { auth: key });
-    expect(res.statusCode, res.body).toBe(400);
-    expect(res.json().message).toMatch(mutation.message);
-  });
+  it.each(entityCases)(
+    '$address (POST): $mutation.label → 400 naming the field',
+    async ({ address, input, mutation }) => {
+      const body = structuredClone(sample(input)) as Record<string, unknown>;
+      mutation.apply(body);
+      const res = await t.call('ops', address, body, { auth: key });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().message).toMatch(mutation.message);
+    },
+  );
 
   it('changed nothing in the database across all of them', async () => {
     const before = await tableCounts(t.db);

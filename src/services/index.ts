@@ -1,4 +1,5 @@
 import type { ServiceDeclaration } from '../platform/registry.ts';
+import comComum from './erp_agr/com_comum/service.ts';
 import managementpanel from './hcm/managementpanel/service.ts';
 import platformIntegration from './hcm/platform_integration/service.ts';
 import authentication from './platform/authentication/service.ts';
@@ -12,4 +13,5 @@ export const allServices: ServiceDeclaration[] = [
   jobs,
   platformIntegration,
   managementpanel,
+  comComum,
 ];

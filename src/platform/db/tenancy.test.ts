@@ -96,6 +96,21 @@ describe('row-level security', () => {
   });
 });
 
+describe('views', () => {
+  // A view runs with its owner's rights, so row-level security does not apply through it: every
+  // view must carry the policy's own condition (com_comum's search views, docs/com_comum.md).
+  it('filter every view by the transaction tenant', async () => {
+    const views = await t.db.system(async (tx) =>
+      rowsOf<{ name: string; definition: string }>(
+        await tx.execute(sql`select viewname as name, definition from pg_views where schemaname = 'public'`),
+      ),
+    );
+    for (const view of views) {
+      expect(view.definition, view.name).toMatch(/tenant = current_setting\('ponte\.tenant'::text, true\)/);
+    }
+  });
+});
+
 describe('store layer', () => {
   it('scopes reads, updates and deletes to its tenant even as the platform role', async () => {
     // A system transaction bypasses row-level security: only the store's own condition applies.

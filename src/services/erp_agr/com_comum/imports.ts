@@ -1,0 +1,124 @@
+import type { TObject } from 'typebox';
+import { type ImportTarget, importTargetOf } from '../../../platform/imports/target.ts';
+import { Type } from '../../../platform/schema.ts';
+import {
+  condicaoPagamento as condicaoPagamentoEntity,
+  unidadeMedidaConversao as conversaoEntity,
+  moeda as moedaEntity,
+  pessoaEndereco as pessoaEnderecoEntity,
+  safra as safraEntity,
+  sku as skuEntity,
+} from './entities.ts';
+import {
+  CpfCnpj,
+  cidadeFields,
+  cooperadoInfoFields,
+  cotacaoMoedaFields,
+  empresaFields,
+  estadoFields,
+  filialFields,
+  formaPagamentoFields,
+  paisFields,
+  pessoaFields,
+  produtorFields,
+  produtorPropriedadeFields,
+  produtorVinculoFields,
+  skuUnidadeMedidaFields,
+  unidadeMedidaFields,
+} from './schemas.ts';
+import {
+  cidade,
+  cooperadoInfo,
+  cotacaoMoeda,
+  empresa,
+  estado,
+  filial,
+  formaPagamento,
+  pais,
+  pessoa,
+  produtor,
+  produtorPropriedade,
+  produtorVinculo,
+  skuUnidadeMedida,
+  unidadeMedida,
+} from './tables.ts';
+
+// What each import<X> of erp_agr/com_comum writes (spec 001 §4.8): the table the queries read,
+// the schema of one row of the file (the record's fields, by their JSON names), and the natural
+// key a row is upserted by. References are natural codes, so files may arrive in any order.
+// `prepare` only normalises: documents to digits, state and country abbreviations to upper case
+// (the searches compare abbreviations in upper case).
+
+type Row = Record<string, unknown>;
+
+const digits = (value: unknown) => (typeof value === 'string' ? value.replace(/\D/g, '') : value);
+const upper = (value: unknown) => (typeof value === 'string' ? value.toUpperCase() : value);
+
+/** A pure prepare that maps the named fields, when present. */
+function normalise(fields: Record<string, (value: unknown) => unknown>, fixed: Row = {}) {
+  return (row: Row): Row => {
+    const out: Row = { ...row, ...fixed };
+    for (const [field, fn] of Object.entries(fields))
+      if (out[field] !== undefined) out[field] = fn(out[field]);
+    return out;
+  };
+}
+
+const target = (
+  table: ImportTarget['table'],
+  row: TObject,
+  naturalKey: string[],
+  prepare?: ImportTarget['prepare'],
+): ImportTarget => ({ table, row, naturalKey, ...(prepare ? { prepare } : {}) });
+
+/** PessoaFisica and PessoaJuridica: the row has no tipoPessoa; the kind sets it, and the document's shape. */
+function pessoaDe(tipoPessoa: 'F' | 'J'): ImportTarget {
+  const { tipoPessoa: _, ...fields } = pessoaFields;
+  return target(
+    pessoa,
+    Type.Object({ ...fields, cpfCnpj: Type.Optional(CpfCnpj(tipoPessoa === 'F' ? 'cpf' : 'cnpj')) }),
+    ['codigo'],
+    normalise({ cpfCnpj: digits }, { tipoPessoa }),
+  );
+}
+
+export const comumImports: Record<string, ImportTarget> = {
+  Pessoa: target(pessoa, Type.Object(pessoaFields), ['codigo'], normalise({ cpfCnpj: digits })),
+  PessoaFisica: pessoaDe('F'),
+  PessoaJuridica: pessoaDe('J'),
+  Pais: target(pais, Type.Object(paisFields), ['codigo'], normalise({ sigla: upper })),
+  Estado: target(estado, Type.Object(estadoFields), ['pais', 'sigla'], normalise({ sigla: upper })),
+  Cidade: target(cidade, Type.Object(cidadeFields), ['codigo'], normalise({ siglaEstado: upper })),
+  Empresa: target(empresa, Type.Object(empresaFields), ['codigo'], normalise({ cnpj: digits })),
+  Filial: target(
+    filial,
+    Type.Object(filialFields),
+    ['codigoEmpresa', 'codigo'],
+    normalise({ cnpj: digits, siglaEstado: upper }),
+  ),
+  UnidadeMedida: target(unidadeMedida, Type.Object(unidadeMedidaFields), ['codigo']),
+  UnidadeMedidaConversao: importTargetOf(conversaoEntity),
+  CondicaoPagamento: importTargetOf(condicaoPagamentoEntity),
+  Sku: importTargetOf(skuEntity),
+  PessoaEndereco: { ...importTargetOf(pessoaEnderecoEntity), prepare: normalise({ siglaEstado: upper }) },
+  Moeda: importTargetOf(moedaEntity),
+  Safra: importTargetOf(safraEntity),
+  FormaPagamento: target(formaPagamento, Type.Object(formaPagamentoFields), ['codigo']),
+  SkuUnidadeMedida: target(skuUnidadeMedida, Type.Object(skuUnidadeMedidaFields), [
+    'codigoSku',
+    'codigoUnidadeMedida',
+  ]),
+  CotacaoMoeda: target(cotacaoMoeda, Type.Object(cotacaoMoedaFields), ['codigoMoeda', 'data']),
+  Produtor: target(produtor, Type.Object(produtorFields), ['codigo']),
+  CooperadoInfo: target(cooperadoInfo, Type.Object(cooperadoInfoFields), ['codigoProdutor']),
+  ProdutorPropriedade: target(
+    produtorPropriedade,
+    Type.Object(produtorPropriedadeFields),
+    ['codigoProdutor', 'codigo'],
+    normalise({ siglaEstado: upper }),
+  ),
+  ProdutorVinculo: target(produtorVinculo, Type.Object(produtorVinculoFields), [
+    'codigoProdutor',
+    'codigoProdutorVinculado',
+  ]),
+};
