@@ -24,6 +24,7 @@ const veiculos = pgTable(
     modelo: text('modelo'),
     ano: integer('ano'),
     ativo: boolean('ativo'),
+    cor: text('cor'),
   },
   (t) => [uniqueIndex('test_veiculos_placa').on(t.tenant, t.placa)],
 );
@@ -46,6 +47,7 @@ const veiculo = defineEntity({
     modelo: Type.Optional(Type.String({ maxLength: 60 })),
     ano: Type.Optional(Int64({ minimum: 1950, maximum: 2100 })),
     ativo: Type.Optional(Type.Boolean()),
+    cor: Type.Optional(Type.String({ maxLength: 20, default: 'branco' })),
   }),
   children: { carretas: { entity: carreta, parentField: 'carretaVeiculoId' } },
   hooks: {
@@ -73,7 +75,7 @@ beforeAll(async () => {
   for (const table of ['test_veiculos', 'test_carretas']) {
     const extra =
       table === 'test_veiculos'
-        ? `placa text not null, modelo text, ano integer, ativo boolean`
+        ? `placa text not null, modelo text, ano integer, ativo boolean, cor text`
         : `carreta_veiculo_id uuid not null references test_veiculos(id) on delete cascade, placa text not null, eixos integer`;
     const statements = [
       `create table ${table} (
@@ -132,6 +134,13 @@ describe('entity routes', () => {
     expect(put.json().ano).toBe(2023);
     const patch = await req('PATCH', `veiculo/${id}`, { modelo: 'R 450' });
     expect(patch.json()).toMatchObject({ placa: 'ABC1D23', ano: 2023, modelo: 'R 450' });
+    expect(patch.json().cor).toBe('branco');
+    await req('PATCH', `veiculo/${id}`, { cor: 'azul' });
+    // A field's default fills a create or a replace, never a patch that left the field out.
+    expect((await req('PATCH', `veiculo/${id}`, { ano: 2024 })).json()).toMatchObject({
+      cor: 'azul',
+      ano: 2024,
+    });
     const byBody = await req('PATCH', 'veiculo', { id, ativo: true });
     expect(byBody.json()).toMatchObject({ modelo: 'R 450', ativo: true });
   });
@@ -213,9 +222,9 @@ describe('entity routes', () => {
         .map((v: { placa: string }) => v.placa)
         .sort(),
     ).toEqual(['BUL0002', 'BUL0003']);
-    const wrong = await req('GET', `veiculo?filter=${encodeURIComponent('cor eq 1')}`);
+    const wrong = await req('GET', `veiculo?filter=${encodeURIComponent('pintura eq 1')}`);
     expect(wrong.statusCode).toBe(400);
-    expect(wrong.json().message).toMatch(/^Invalid filter argument: .*'cor'.*position 0/);
+    expect(wrong.json().message).toMatch(/^Invalid filter argument: .*'pintura'.*position 0/);
     expect((await req('GET', 'veiculo?size=0')).statusCode).toBe(400);
     const foreign = await req('GET', 'veiculo', undefined, other);
     expect(foreign.json()).toEqual([]);

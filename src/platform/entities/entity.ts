@@ -115,7 +115,14 @@ export function defineEntity(options: EntityOptions): EntityDeclaration {
   }
   const Id = idType === 'uuid' ? Type.String({ format: 'uuid' }) : Type.Integer({ format: 'int64' });
   const props = options.fields.properties as Record<string, never>;
-  const optional = Object.fromEntries(Object.entries(props).map(([k, v]) => [k, Type.Optional(v)]));
+  // PATCH changes only what is sent: a field's default must not fill in what was left out.
+  const withoutDefault = (schema: Record<string, unknown>) => {
+    const { default: _default, ...rest } = schema;
+    return rest as never;
+  };
+  const optional = Object.fromEntries(
+    Object.entries(props).map(([k, v]) => [k, Type.Optional(withoutDefault(v as Record<string, unknown>))]),
+  );
   const filterFields: FilterFields = {};
   for (const [key, column] of Object.entries(columns)) {
     if (key !== 'tenant') filterFields[key] = { column, type: fieldType(column) };
