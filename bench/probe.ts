@@ -1,0 +1,39 @@
+import { and, eq } from 'drizzle-orm';
+import { errors } from '../src/platform/errors.ts';
+import { defineService, query } from '../src/platform/registry.ts';
+import { Type } from '../src/platform/schema.ts';
+import { integrationEntities } from '../src/services/hcm/platform_integration/tables.ts';
+
+// A bench-only service (never registered in src/services): one query that reads one saved entity
+// through the store layer, the smallest realistic operation to set against the same SQL on raw pg.
+
+export const benchService = defineService({
+  domain: 'bench',
+  name: 'probe',
+  version: '1.0.0',
+  title: 'Benchmark probe',
+  description: 'Reads one integration entity by id (bench only)',
+  operations: {
+    getEntity: query({
+      description: 'One entity of hr/employee saved by integrationSaveBatch',
+      input: Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }) }),
+      output: Type.Object({
+        id: Type.String(),
+        className: Type.String(),
+        data: Type.Record(Type.String(), Type.Unknown()),
+      }),
+      handler: async (ctx, input) => {
+        const [row] = await ctx.store.select(
+          integrationEntities,
+          and(
+            eq(integrationEntities.serviceName, 'hr'),
+            eq(integrationEntities.collectionName, 'employee'),
+            eq(integrationEntities.entityId, input.id),
+          ),
+        );
+        if (!row) throw errors.notFound(`Entity ${input.id} not found`);
+        return { id: row.entityId, className: row.className, data: row.data as Record<string, unknown> };
+      },
+    }),
+  },
+});
