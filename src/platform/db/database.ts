@@ -98,7 +98,8 @@ export class Database {
    * against TENANT_NAME before any request reaches here; the check is repeated below.
    */
   private async tenantOnServer<T>(tenant: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
-    if (!/^[a-z0-9][a-z0-9._-]{0,62}$/.test(tenant)) throw new Error(`invalid tenant name ${JSON.stringify(tenant)}`);
+    if (!/^[a-z0-9][a-z0-9._-]{0,62}$/.test(tenant))
+      throw new Error(`invalid tenant name ${JSON.stringify(tenant)}`);
     const client = await this.pool!.connect();
     let db = this.onClient.get(client);
     if (!db) {
