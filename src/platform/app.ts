@@ -9,6 +9,10 @@ import { BlobStore } from './blobs/store.ts';
 import { type Config, loadConfig } from './config.ts';
 import type { Platform } from './context.ts';
 import { Database } from './db/database.ts';
+import { EventDispatcher } from './events/dispatcher.ts';
+import { LiveStream, registerLiveStream } from './events/live.ts';
+import { NatsPublisher } from './events/nats.ts';
+import { WebhookDeliverer, webhookFanOut } from './events/webhooks.ts';
 import { registerAdmin } from './http/admin.ts';
 import { registerBlobRoutes } from './http/blobs.ts';
 import { type MetadataProvider, registerBridge } from './http/bridge.ts';
@@ -112,11 +116,21 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
       maxBytes: config.blobMaxBytes,
       now,
     }),
+    events: new EventDispatcher(config.eventPollMs),
     metadata: (id, format) => metadata(id, format),
     log: app.log,
     now,
   };
   platform.jobs.attach(platform);
+  // The outbox's consumers (docs/events.md): webhooks always, NATS when configured; the live stream
+  // is per node and follows the outbox on its own.
+  platform.events.attach(platform);
+  platform.events.addConsumer(webhookFanOut(platform));
+  platform.events.addWorker(new WebhookDeliverer(platform));
+  const nats = config.natsUrl ? new NatsPublisher(platform) : undefined;
+  if (nats) platform.events.addConsumer(nats.consumer());
+  const live = new LiveStream(platform);
+  platform.events.onWake(() => live.wake());
 
   // The combined document of every served service, and the docs UI listing each service's own.
   await app.register(fastifySwagger, {
@@ -150,12 +164,18 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
   await registerAdmin(app, platform);
   await registerBlobRoutes(app, platform);
   metadata = await registerBridge(app, { platform, credentials: platform.credentials });
+  registerLiveStream(app, { platform, credentials: platform.credentials }, live);
 
   app.addHook('onReady', async () => {
     if (config.runJobs) platform.jobs.start();
+    if (config.runJobs) platform.events.start();
   });
+  // Open event streams would keep the server from closing.
+  app.addHook('preClose', async () => live.close());
   app.addHook('onClose', async () => {
     await platform.jobs.stop();
+    await platform.events.stop();
+    await nats?.close();
     if (!options.db) await db.close();
   });
   return { app, platform };

@@ -24,8 +24,19 @@ export interface Config {
   publicUrl: string;
   /** Largest blob an upload URL accepts. */
   blobMaxBytes: number;
+  /** Whether this node runs background work: jobs, and event dispatch (webhooks, subscribers, NATS). */
   runJobs: boolean;
   logLevel: string;
+  /** How often a node looks for undelivered events and due webhook retries (docs/events.md). */
+  eventPollMs: number;
+  webhookMaxAttempts: number;
+  /** First retry delay; it doubles with each attempt up to webhookBackoffMaxMs. */
+  webhookBackoffMs: number;
+  webhookBackoffMaxMs: number;
+  webhookTimeoutMs: number;
+  /** NATS server(s), comma-separated; when set every event is also published to JetStream. */
+  natsUrl: string | undefined;
+  natsStream: string;
 }
 
 function int(value: string | undefined, fallback: number, name: string): number {
@@ -72,6 +83,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     jobPollMs: int(env.JOB_POLL_MS, 1000, 'JOB_POLL_MS'),
     runJobs: env.PONTE_JOBS !== 'off',
     logLevel: env.LOG_LEVEL ?? 'info',
+    eventPollMs: int(env.EVENT_POLL_MS, 1000, 'EVENT_POLL_MS'),
+    webhookMaxAttempts: Math.max(1, int(env.WEBHOOK_MAX_ATTEMPTS, 8, 'WEBHOOK_MAX_ATTEMPTS')),
+    webhookBackoffMs: int(env.WEBHOOK_BACKOFF_MS, 30_000, 'WEBHOOK_BACKOFF_MS'),
+    webhookBackoffMaxMs: int(env.WEBHOOK_BACKOFF_MAX_MS, 3_600_000, 'WEBHOOK_BACKOFF_MAX_MS'),
+    webhookTimeoutMs: int(env.WEBHOOK_TIMEOUT_MS, 10_000, 'WEBHOOK_TIMEOUT_MS'),
+    natsUrl: env.NATS_URL || undefined,
+    natsStream: env.NATS_STREAM ?? 'PONTE_EVENTS',
     ...overrides,
   };
 }

@@ -5,6 +5,8 @@ import type { Config } from './config.ts';
 import type { Database, Tx } from './db/database.ts';
 import { Store } from './db/store.ts';
 import { errors } from './errors.ts';
+import type { EventDispatcher } from './events/dispatcher.ts';
+import { appendEvent } from './events/outbox.ts';
 import type { MetadataProvider } from './http/bridge.ts';
 import type { JobQueue } from './jobs/queue.ts';
 import type { Registry, ResolvedOperation, ServiceDeclaration, TransactionMode } from './registry.ts';
@@ -34,6 +36,8 @@ export interface Platform {
   credentials: Credentials;
   jobs: JobQueue;
   blobs: BlobStore;
+  /** The outbox's dispatcher: in-process subscribers (`events.subscribe`), webhooks, NATS. */
+  events: EventDispatcher;
   /** Each service's generated Swagger 2.0 / OpenAPI 3 document. */
   metadata: MetadataProvider;
   log: FastifyBaseLogger;
@@ -56,6 +60,8 @@ export interface Ctx {
   call<O = unknown>(address: string, input: unknown): Promise<O>;
   /** Enqueues a durable job of this service; it commits (or not) with the operation. */
   enqueue(job: string, payload?: unknown, options?: { runAt?: Date }): Promise<string>;
+  /** Appends an event to the outbox in this transaction: it is published exactly if the operation commits. */
+  emit(topic: string, payload: unknown): Promise<number>;
   /** Runs after the transaction commits (cache eviction, waking workers). */
   afterCommit(fn: () => void): void;
 }
@@ -127,7 +133,7 @@ class OperationContext implements Ctx {
       this.transaction,
       this.commitHooks,
     );
-    return (await target.op.handler(ctx, value as never)) as O;
+    return (await invoke(ctx, target, value)) as O;
   }
 
   async enqueue(job: string, payload: unknown = {}, options: { runAt?: Date } = {}): Promise<string> {
@@ -136,6 +142,16 @@ class OperationContext implements Ctx {
     const id = await this.platform.jobs.enqueue(this.tx, this.tenant.name, kind, payload, options);
     this.invocation.onJob?.(id);
     this.afterCommit(() => this.platform.jobs.wake());
+    return id;
+  }
+
+  async emit(topic: string, payload: unknown): Promise<number> {
+    // An operation without a transaction commits its event on its own.
+    const append = (tx: Tx) => appendEvent(tx, this.tenant.name, topic, payload);
+    const id = this.transaction
+      ? await append(this.transaction)
+      : await this.platform.db.tenant(this.tenant.name, append);
+    this.afterCommit(() => this.platform.events.wake());
     return id;
   }
 
@@ -172,8 +188,15 @@ export function execute(
   input: unknown,
 ) {
   return run(platform, target.service, target.op.transaction, invocation, (ctx) =>
-    target.op.handler(ctx, input as never),
+    invoke(ctx, target, input),
   );
+}
+
+/** A declared operation's handler; an event operation is then published under its own address, in its transaction. */
+async function invoke(ctx: Ctx, target: ResolvedOperation, input: unknown): Promise<unknown> {
+  const result = await target.op.handler(ctx, input as never);
+  if (target.op.kind === 'events') await ctx.emit(`${target.service.id}/${target.name}`, input);
+  return result;
 }
 
 /** A context for platform work outside a request (jobs), inside the caller's transaction. */

@@ -5,12 +5,14 @@ import platformIntegration from './hcm/platform_integration/service.ts';
 import authentication from './platform/authentication/service.ts';
 import imports from './platform/imports/service.ts';
 import jobs from './platform/jobs/service.ts';
+import webhooks from './platform/webhooks/service.ts';
 
 /** Every service this build can serve; PONTE_SERVICES picks a subset per process. */
 export const allServices: ServiceDeclaration[] = [
   authentication,
   imports,
   jobs,
+  webhooks,
   platformIntegration,
   managementpanel,
   comComum,

@@ -1,0 +1,194 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type { Platform } from '../context.ts';
+import { rowsOf } from '../db/database.ts';
+import { type EventRecord, readEvents, topicMatches } from './outbox.ts';
+
+// The dispatcher (docs/events.md): every consumer reads each tenant's outbox in id order behind a
+// durable cursor (event_cursors), so a record is delivered at least once and never skipped, across
+// restarts. A lease on the (consumer, tenant) cursor keeps two nodes from delivering the same records
+// to the same consumer at once; a lease rather than a held row lock, because a consumer may take
+// seconds (a broker) or use the database itself, and PGlite runs one transaction at a time.
+
+export interface EventConsumer {
+  /** Durable name: the cursor is kept under it. */
+  name: string;
+  /** Handles one record; throwing stops this tenant's batch, which is retried from that record. */
+  handle(record: EventRecord): Promise<void>;
+  /** Called after a batch of one tenant was handled (e.g. to wake a delivery worker). */
+  afterBatch?(tenant: string): void;
+}
+
+/** A background loop the dispatcher drives with the same poll and wake-ups (webhook deliveries). */
+export interface EventWorker {
+  drain(): Promise<unknown>;
+  stop?(): Promise<void>;
+}
+
+export type EventHandler = (event: EventRecord) => Promise<void> | void;
+
+const BATCH = 200;
+const LEASE_SECONDS = 60;
+
+export class EventDispatcher {
+  private platform: Platform | undefined;
+  private readonly consumers = new Map<string, EventConsumer>();
+  private readonly workers: EventWorker[] = [];
+  private readonly listeners: Array<() => void> = [];
+  private timer: NodeJS.Timeout | undefined;
+  private draining: Promise<unknown> | undefined;
+  private again = false;
+  private started = false;
+  private stopping = false;
+
+  constructor(private readonly pollMs: number) {}
+
+  attach(platform: Platform): void {
+    this.platform = platform;
+  }
+
+  addConsumer(consumer: EventConsumer): void {
+    if (this.consumers.has(consumer.name)) throw new Error(`event consumer ${consumer.name} exists`);
+    this.consumers.set(consumer.name, consumer);
+  }
+
+  addWorker(worker: EventWorker): void {
+    this.workers.push(worker);
+  }
+
+  /** Told of every local commit that emitted (the live stream listens). */
+  onWake(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
+  /**
+   * An in-process subscriber: gets each matching event of every tenant once per cluster, in order
+   * per tenant, at least once (a throw retries the event). Its cursor is kept under `name`, which
+   * defaults to `subscriber:<pattern>`; give a name when two subscribers share a pattern.
+   */
+  subscribe(pattern: string, handler: EventHandler, options: { name?: string } = {}): () => void {
+    const name = options.name ?? `subscriber:${pattern}`;
+    this.addConsumer({
+      name,
+      handle: async (event) => {
+        if (topicMatches(pattern, event.topic)) await handler(event);
+      },
+    });
+    this.wake();
+    return () => this.consumers.delete(name);
+  }
+
+  start(): void {
+    this.started = true;
+    this.timer = setInterval(() => this.wake(), this.pollMs);
+    this.timer.unref();
+    this.wake();
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.draining;
+    for (const worker of this.workers) await worker.stop?.();
+  }
+
+  /** Called after a commit that emitted, and on each poll. */
+  wake(): void {
+    for (const listener of this.listeners) listener();
+    if (!this.started || this.stopping) return;
+    if (this.draining) {
+      this.again = true;
+      return;
+    }
+    this.draining = this.drain().finally(() => {
+      this.draining = undefined;
+      if (this.again) {
+        this.again = false;
+        this.wake();
+      }
+    });
+  }
+
+  /** Delivers everything pending to every consumer, then runs the workers. Tests call it directly. */
+  async drain(): Promise<void> {
+    for (const consumer of [...this.consumers.values()]) {
+      if (this.stopping) return;
+      try {
+        for (const tenant of await this.pendingTenants(consumer.name)) {
+          if (this.stopping) return;
+          await this.deliver(consumer, tenant);
+        }
+      } catch (err) {
+        this.p.log.error({ err, consumer: consumer.name }, 'event dispatch failed');
+      }
+    }
+    for (const worker of this.workers) {
+      if (this.stopping) return;
+      await worker.drain().catch((err: unknown) => this.p.log.error({ err }, 'event worker failed'));
+    }
+  }
+
+  private get p(): Platform {
+    if (!this.platform) throw new Error('EventDispatcher used before the platform was attached');
+    return this.platform;
+  }
+
+  /** Tenants with records past this consumer's cursor whose cursor no other node holds. */
+  private async pendingTenants(consumer: string): Promise<string[]> {
+    const result = await this.p.db.db.execute(sql`
+      select t.name from tenants t
+      left join event_cursors c on c.consumer = ${consumer} and c.tenant = t.name
+      where (c.lease_until is null or c.lease_until < now())
+        and exists (select 1 from outbox o where o.tenant = t.name and o.id > coalesce(c.last_id, 0))
+      order by t.name`);
+    return rowsOf<{ name: string }>(result).map((r) => r.name);
+  }
+
+  private async deliver(consumer: EventConsumer, tenant: string): Promise<void> {
+    const db = this.p.db.db;
+    const token = randomUUID();
+    await db.execute(sql`
+      insert into event_cursors (consumer, tenant) values (${consumer.name}, ${tenant})
+      on conflict do nothing`);
+    const claimed = rowsOf<{ last_id: number | string }>(
+      await db.execute(sql`
+        update event_cursors set lease_token = ${token},
+          lease_until = now() + make_interval(secs => ${LEASE_SECONDS})
+        where consumer = ${consumer.name} and tenant = ${tenant}
+          and (lease_until is null or lease_until < now())
+        returning last_id`),
+    )[0];
+    if (!claimed) return; // another node holds it
+    let last = Number(claimed.last_id);
+    let failed = false;
+    try {
+      while (!failed && !this.stopping) {
+        const batch = await readEvents(db, tenant, last, BATCH);
+        if (batch.length === 0) break;
+        const before = last;
+        for (const record of batch) {
+          try {
+            await consumer.handle(record);
+            last = record.id;
+          } catch (err) {
+            this.p.log.warn({ err, consumer: consumer.name, event: record.id }, 'event consumer failed');
+            failed = true;
+            break;
+          }
+        }
+        if (last !== before) {
+          // Advancing only under our own lease: a node whose lease expired cannot move the cursor.
+          await db.execute(sql`
+            update event_cursors set last_id = ${last}, updated_at = now(),
+              lease_until = now() + make_interval(secs => ${LEASE_SECONDS})
+            where consumer = ${consumer.name} and tenant = ${tenant} and lease_token = ${token}`);
+          consumer.afterBatch?.(tenant);
+        }
+      }
+    } finally {
+      await db.execute(sql`
+        update event_cursors set lease_token = null, lease_until = null
+        where consumer = ${consumer.name} and tenant = ${tenant} and lease_token = ${token}`);
+    }
+  }
+}
