@@ -1,0 +1,117 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Ctx } from '../../../platform/context.ts';
+import { errors } from '../../../platform/errors.ts';
+import { action } from '../../../platform/registry.ts';
+import { Type } from '../../../platform/schema.ts';
+import { alteradoPor, compact } from './common.ts';
+import { bloqueioDaComposicao, motorista as motoristaEntity, veiculo as veiculoEntity } from './entities.ts';
+import { E } from './errors.ts';
+import { composicaoVeiculo, motorista, veiculo } from './tables.ts';
+
+// Blocking vehicles, drivers and vehicle compositions (spec 000 §4.2; rules: docs/patio.md
+// "Blocking"). Blocking only sets a marker with a reason (spec 000 §3); blocking an already blocked
+// record replaces its reason, unblocking an unblocked one changes nothing: both answer 200.
+
+const Uuid = (description: string) => Type.String({ format: 'uuid', description });
+const Motivo = (description: string) => Type.String({ minLength: 1, maxLength: 255, description });
+
+/** Recomputes every composition that has this vehicle as a part (after the vehicle's block changed). */
+async function recomputarComposicoes(ctx: Ctx, veiculoId: string): Promise<void> {
+  const c = composicaoVeiculo;
+  await ctx.store.update(
+    c,
+    {
+      bloqueado: sql`${c.motivoBloqueio} is not null or exists (
+        select 1 from ${veiculo} where ${veiculo.tenant} = ${c.tenant} and ${veiculo.bloqueado}
+          and (${veiculo.id} = ${c.cavaloId} or ${veiculo.id} = any(${c.reboqueIds})))`,
+    },
+    sql`(${c.cavaloId} = ${veiculoId} or ${veiculoId}::uuid = any(${c.reboqueIds}))`,
+  );
+}
+
+/** A reason to block, trimmed; blank is as bad as absent. */
+function motivoDe(motivo: string): string {
+  const trimmed = motivo.trim();
+  if (!trimmed) throw errors.badRequest("Invalid field 'motivo': must not be blank");
+  return trimmed;
+}
+
+async function bloquear(ctx: Ctx, veiculoId: string, motivo: string | null) {
+  const [row] = await ctx.store
+    .update(
+      veiculo,
+      { bloqueado: motivo !== null, motivoBloqueio: motivo, ...alteradoPor(ctx) },
+      eq(veiculo.id, veiculoId),
+    )
+    .returning();
+  if (!row) throw E.veiculoNotFound({ id: veiculoId });
+  await recomputarComposicoes(ctx, veiculoId);
+  return { veiculo: compact(row) };
+}
+
+async function bloquearPessoa(ctx: Ctx, motoristaId: string, motivo: string | null) {
+  const [row] = await ctx.store
+    .update(
+      motorista,
+      { bloqueado: motivo !== null, motivoBloqueio: motivo, ...alteradoPor(ctx) },
+      eq(motorista.id, motoristaId),
+    )
+    .returning();
+  if (!row) throw E.motoristaNotFound({ id: motoristaId });
+  return { motorista: compact(row) };
+}
+
+export const bloqueios = {
+  bloquearVeiculo: action({
+    description:
+      'Blocks a vehicle with a reason (an already blocked vehicle gets the new reason); its compositions become blocked',
+    input: Type.Object({ veiculoId: Uuid('the vehicle'), motivo: Motivo('why the vehicle is blocked') }),
+    output: Type.Object({ veiculo: veiculoEntity.schema }),
+    handler: (ctx, input) => bloquear(ctx, input.veiculoId, motivoDe(input.motivo)),
+  }),
+  desbloquearVeiculo: action({
+    description: 'Unblocks a vehicle; its compositions are recomputed',
+    input: Type.Object({ veiculoId: Uuid('the vehicle') }),
+    output: Type.Object({ veiculo: veiculoEntity.schema }),
+    handler: (ctx, input) => bloquear(ctx, input.veiculoId, null),
+  }),
+  bloquearMotorista: action({
+    description: 'Blocks a driver with a reason (an already blocked driver gets the new reason)',
+    input: Type.Object({ motoristaId: Uuid('the driver'), motivo: Motivo('why the driver is blocked') }),
+    output: Type.Object({ motorista: motoristaEntity.schema }),
+    handler: (ctx, input) => bloquearPessoa(ctx, input.motoristaId, motivoDe(input.motivo)),
+  }),
+  desbloquearMotorista: action({
+    description: 'Unblocks a driver',
+    input: Type.Object({ motoristaId: Uuid('the driver') }),
+    output: Type.Object({ motorista: motoristaEntity.schema }),
+    handler: (ctx, input) => bloquearPessoa(ctx, input.motoristaId, null),
+  }),
+  atualizarBloqueioComposicaoVeiculo: action({
+    description:
+      'Sets the composition’s own block: motivo given blocks it; absent (or blank) removes its own reason, ' +
+      'and it stays blocked only while a part (vehicle) is blocked. Answers whether it ended blocked',
+    input: Type.Object({
+      composicaoVeiculoId: Uuid('the vehicle composition'),
+      motivo: Type.Optional(Type.String({ maxLength: 255, description: 'reason to block; absent: unblock' })),
+    }),
+    output: Type.Object({
+      statusComposicaoVeiculo: Type.Boolean({ description: 'true when the composition ended blocked' }),
+    }),
+    handler: async (ctx, input) => {
+      const [atual] = await ctx.store.select(
+        composicaoVeiculo,
+        eq(composicaoVeiculo.id, input.composicaoVeiculoId),
+      );
+      if (!atual) throw E.composicaoNotFound({ id: input.composicaoVeiculoId });
+      const motivo = input.motivo?.trim() ? input.motivo.trim() : null;
+      const { bloqueado } = await bloqueioDaComposicao(ctx, [atual.cavaloId, ...atual.reboqueIds], motivo);
+      await ctx.store.update(
+        composicaoVeiculo,
+        { bloqueado, motivoBloqueio: motivo, ...alteradoPor(ctx) },
+        eq(composicaoVeiculo.id, atual.id),
+      );
+      return { statusComposicaoVeiculo: bloqueado };
+    },
+  }),
+};

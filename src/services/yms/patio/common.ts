@@ -1,0 +1,30 @@
+import type { Ctx } from '../../../platform/context.ts';
+
+// Small helpers every part of yms/patio shares.
+
+/** Drops null fields and the tenant: outputs show only what is set (as the entity engine does). */
+export function compact<T extends Record<string, unknown>>(row: T): T {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(row)) if (v !== null && v !== undefined && k !== 'tenant') out[k] = v;
+  return out as T;
+}
+
+/** The audit name of the caller, as the entity engine writes it. */
+export const quem = (ctx: Ctx) =>
+  ctx.caller.keyId ? `${ctx.caller.kind}:${ctx.caller.keyId}` : ctx.caller.kind;
+
+/** The audit fields of a change made by an action. */
+export const alteradoPor = (ctx: Ctx) => ({ lastModifiedBy: quem(ctx), lastModifiedDate: ctx.now() });
+
+/** `%`, `_` and `\` of the caller are plain characters in a LIKE pattern. */
+export const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** The date (YYYY-MM-DD) of `now` in `timeZone`. */
+export function dateIn(timeZone: string, now: Date): string {
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(now);
+}

@@ -1,0 +1,287 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { Ctx } from '../../../platform/context.ts';
+import type { TenantTable } from '../../../platform/db/store.ts';
+import { defineEntity, type EntityRow } from '../../../platform/entities/entity.ts';
+import { DateOnly, DateTime, Enum, Int64, type TSchema, Type } from '../../../platform/schema.ts';
+import { E } from './errors.ts';
+import {
+  area as areaTable,
+  composicaoVeiculo as composicaoTable,
+  motorista as motoristaTable,
+  planta as plantaTable,
+  turno as turnoTable,
+  vaga as vagaTable,
+  veiculo as veiculoTable,
+} from './tables.ts';
+
+// The generic entities of yms/patio (routes of spec 000 §2.3; fields: docs/patio.md). Hooks check
+// what a schema cannot: references within the tenant (422), the defaults of not-null fields (PUT
+// replaces every field), and the state fields that only the yard's actions change (read-only here).
+
+const opt = Type.Optional;
+const Str = (max: number, description?: string, min = 0) =>
+  Type.String({
+    maxLength: max,
+    ...(min ? { minLength: min } : {}),
+    ...(description ? { description } : {}),
+  });
+const Id = (description: string) => Type.String({ format: 'uuid', description });
+/** A field only the yard's actions change: shown, and ignored when sent. */
+const ReadOnly = <T extends TSchema>(schema: T, what: string) =>
+  opt({ ...schema, description: `read-only: ${what}; a value sent is ignored` } as T);
+
+export const TIPOS_AREA = [
+  'PORTARIA',
+  'ESTACIONAMENTO',
+  'BALANCA',
+  'DOCA',
+  'ARMAZEM',
+  'INSPECAO',
+  'SAIDA',
+  'OUTRO',
+] as const;
+export const TIPOS_VEICULO = [
+  'CAVALO_MECANICO',
+  'CAMINHAO',
+  'REBOQUE',
+  'SEMIRREBOQUE',
+  'UTILITARIO',
+  'OUTRO',
+] as const;
+
+/** HH:mm, 00:00 to 23:59. */
+export const HORA = '^([01]\\d|2[0-3]):[0-5]\\d$';
+export const Hora = (description: string) =>
+  Type.String({ pattern: HORA, description: `${description} (HH:mm)` });
+const PLACA = '^[A-Za-z]{3}-?\\d[A-Za-z0-9]\\d{2}$';
+const CPF = '^\\d{3}\\.?\\d{3}\\.?\\d{3}-?\\d{2}$';
+const CNPJ = '^\\d{2}\\.?\\d{3}\\.?\\d{3}/?\\d{4}-?\\d{2}$';
+
+const digits = (value: unknown) => (typeof value === 'string' ? value.replace(/\D/g, '') : value);
+/** Plates are stored upper case without the dash: ABC-1D23 → ABC1D23. */
+export const normalizePlaca = (placa: string) => placa.replace('-', '').toUpperCase();
+
+/** 422 when `id` is not a row of `table` in the caller's tenant. */
+export async function mustExist(
+  ctx: Ctx,
+  table: TenantTable & { id: AnyPgColumn },
+  record: string,
+  field: string,
+  id: unknown,
+): Promise<void> {
+  const [row] = await ctx.store.select(table, eq(table.id, String(id)));
+  if (!row) throw E.referenceNotFound({ record, id: String(id), field });
+}
+
+/** Whether a composition of these parts is blocked: by its own reason or by a blocked part. */
+export async function bloqueioDaComposicao(
+  ctx: Ctx,
+  partes: string[],
+  motivo: string | null,
+): Promise<{ bloqueado: boolean }> {
+  if (motivo) return { bloqueado: true };
+  const bloqueadas = await ctx.store.select(
+    veiculoTable,
+    and(inArray(veiculoTable.id, partes), eq(veiculoTable.bloqueado, true)),
+  );
+  return { bloqueado: bloqueadas.length > 0 };
+}
+
+/** Keeps the fields only the yard's actions change: their stored value, or the default on create. */
+function keep(
+  next: Record<string, unknown>,
+  previous: EntityRow | undefined,
+  defaults: Record<string, unknown>,
+) {
+  for (const [field, value] of Object.entries(defaults)) next[field] = previous?.[field] ?? value;
+}
+
+export const planta = defineEntity({
+  name: 'planta',
+  description: 'Plants (units of the company) whose yard is run here, each in its time zone',
+  table: plantaTable,
+  naturalKey: ['codigo'],
+  fields: Type.Object({
+    codigo: Str(20, 'plant code, unique in the tenant', 1),
+    nome: Str(100, undefined, 1),
+    cnpj: opt(Type.String({ pattern: CNPJ, description: 'CNPJ, 14 digits (punctuation allowed)' })),
+    fusoHorario: opt(Str(64, 'IANA time zone, default America/Sao_Paulo')),
+    ativo: opt(Type.Boolean({ description: 'default true' })),
+  }),
+  hooks: {
+    beforeSave: async (_ctx, next) => {
+      next.fusoHorario ??= 'America/Sao_Paulo';
+      next.ativo ??= true;
+      next.cnpj = digits(next.cnpj);
+      try {
+        new Intl.DateTimeFormat('en', { timeZone: String(next.fusoHorario) });
+      } catch {
+        throw E.fusoInvalido({ fuso: String(next.fusoHorario) });
+      }
+    },
+  },
+});
+
+export const area = defineEntity({
+  name: 'area',
+  description: 'Areas of a plant: gate, parking, scale, dock, warehouse, inspection, exit',
+  table: areaTable,
+  naturalKey: ['plantaId', 'codigo'],
+  fields: Type.Object({
+    plantaId: Id('the plant (planta.id)'),
+    codigo: Str(20, 'area code, unique in the plant', 1),
+    descricao: Str(100, undefined, 1),
+    tipo: Enum(TIPOS_AREA, { description: 'kind of area' }),
+    ativo: opt(Type.Boolean({ description: 'default true' })),
+  }),
+  hooks: {
+    beforeSave: async (ctx, next, previous) => {
+      next.ativo ??= true;
+      if (next.plantaId !== previous?.plantaId)
+        await mustExist(ctx, plantaTable, 'planta', 'plantaId', next.plantaId);
+    },
+  },
+});
+
+export const vaga = defineEntity({
+  name: 'vaga',
+  description:
+    'Parking spots of an area, by street (rua) and number; free when unoccupied, active and unblocked',
+  table: vagaTable,
+  naturalKey: ['areaId', 'rua', 'numero'],
+  fields: Type.Object({
+    areaId: Id('the area (area.id)'),
+    rua: Int64({ minimum: 0, maximum: 999_999, description: 'street (row) of the spot' }),
+    numero: Int64({ minimum: 0, maximum: 999_999, description: 'number of the spot in its street' }),
+    descricao: opt(Str(100)),
+    ativo: opt(Type.Boolean({ description: 'default true' })),
+    bloqueio: opt(Type.Boolean({ description: 'blocked (maintenance, reserved); default false' })),
+    motivoBloqueio: opt(Str(255, 'required when bloqueio is true; cleared when false')),
+    ocupada: ReadOnly(Type.Boolean(), 'set by spot allocation'),
+    veiculoId: ReadOnly(Type.String({ format: 'uuid' }), 'the vehicle in the spot, set by spot allocation'),
+    ocupadaEm: ReadOnly(DateTime(), 'when the spot was occupied'),
+  }),
+  hooks: {
+    beforeSave: async (ctx, next, previous) => {
+      next.ativo ??= true;
+      next.bloqueio ??= false;
+      keep(next, previous, { ocupada: false, veiculoId: null, ocupadaEm: null });
+      if (next.bloqueio && !next.motivoBloqueio) throw E.motivoObrigatorio({ record: 'a vaga' });
+      if (!next.bloqueio) next.motivoBloqueio = null;
+      if (next.areaId !== previous?.areaId) await mustExist(ctx, areaTable, 'area', 'areaId', next.areaId);
+    },
+    beforeDelete: async (_ctx, row) => {
+      if (row.ocupada) {
+        throw E.vagaOcupada({
+          rua: Number(row.rua),
+          numero: Number(row.numero),
+          veiculoId: String(row.veiculoId),
+        });
+      }
+    },
+  },
+});
+
+export const veiculo = defineEntity({
+  name: 'veiculo',
+  description: 'Vehicles by plate; blocked vehicles carry the reason',
+  table: veiculoTable,
+  naturalKey: ['placa'],
+  fields: Type.Object({
+    placa: Type.String({
+      pattern: PLACA,
+      description: 'plate, old or Mercosul format (ABC1234, ABC1D23); stored upper case without dash',
+    }),
+    tipoVeiculo: Enum(TIPOS_VEICULO),
+    descricao: opt(Str(100)),
+    renavam: opt(Type.String({ pattern: '^\\d{9,11}$', description: 'RENAVAM, 9 to 11 digits' })),
+    bloqueado: ReadOnly(Type.Boolean(), 'changed by bloquearVeiculo / desbloquearVeiculo'),
+    motivoBloqueio: ReadOnly(Type.String(), 'reason of the block'),
+  }),
+  hooks: {
+    beforeSave: async (_ctx, next, previous) => {
+      next.placa = normalizePlaca(String(next.placa));
+      keep(next, previous, { bloqueado: false, motivoBloqueio: null });
+    },
+  },
+});
+
+export const motorista = defineEntity({
+  name: 'motorista',
+  description: 'Drivers by document (CPF); blocked drivers carry the reason',
+  table: motoristaTable,
+  naturalKey: ['documento'],
+  fields: Type.Object({
+    documento: Type.String({
+      pattern: CPF,
+      description: 'CPF, 11 digits (punctuation allowed); stored as digits',
+    }),
+    nome: Str(150, undefined, 1),
+    cnh: opt(Type.String({ pattern: '^\\d{11}$', description: 'driving licence number, 11 digits' })),
+    telefone: opt(Str(20)),
+    bloqueado: ReadOnly(Type.Boolean(), 'changed by bloquearMotorista / desbloquearMotorista'),
+    motivoBloqueio: ReadOnly(Type.String(), 'reason of the block'),
+  }),
+  hooks: {
+    beforeSave: async (_ctx, next, previous) => {
+      next.documento = digits(next.documento);
+      keep(next, previous, { bloqueado: false, motivoBloqueio: null });
+    },
+  },
+});
+
+export const composicaoVeiculo = defineEntity({
+  name: 'composicaoVeiculo',
+  description:
+    'A tractor (or truck) and its trailers; blocked when it has its own reason or any part is blocked',
+  table: composicaoTable,
+  fields: Type.Object({
+    descricao: opt(Str(100)),
+    cavaloId: Id('the tractor or truck (veiculo.id)'),
+    reboqueIds: opt(
+      Type.Array(Type.String({ format: 'uuid' }), {
+        maxItems: 4,
+        description: 'the trailers (veiculo.id), in order',
+      }),
+    ),
+    bloqueado: ReadOnly(Type.Boolean(), 'derived: own reason or a blocked part'),
+    motivoBloqueio: ReadOnly(Type.String(), 'own reason, set by atualizarBloqueioComposicaoVeiculo'),
+  }),
+  hooks: {
+    beforeSave: async (ctx, next, previous) => {
+      next.reboqueIds ??= [];
+      keep(next, previous, { motivoBloqueio: null });
+      const partes = [String(next.cavaloId), ...(next.reboqueIds as string[])];
+      const repetido = partes.find((id, i) => partes.indexOf(id) !== i);
+      if (repetido) throw E.composicaoCavaloReboque({ id: repetido });
+      for (const id of partes) await mustExist(ctx, veiculoTable, 'veiculo', 'cavaloId/reboqueIds', id);
+      next.bloqueado = (
+        await bloqueioDaComposicao(ctx, partes, next.motivoBloqueio as string | null)
+      ).bloqueado;
+    },
+  },
+});
+
+export const turno = defineEntity({
+  name: 'turno',
+  description: "Work shifts of a plant on a date, in the plant's time zone",
+  table: turnoTable,
+  naturalKey: ['plantaId', 'data', 'horaInicio', 'horaFim'],
+  fields: Type.Object({
+    plantaId: Id('the plant (planta.id)'),
+    data: DateOnly({ description: 'the day the shift starts' }),
+    horaInicio: Hora('start'),
+    horaFim: Hora('end; before horaInicio: the shift ends on the next day'),
+    descricao: opt(Str(100)),
+  }),
+  hooks: {
+    beforeSave: async (ctx, next, previous) => {
+      if (next.horaInicio === next.horaFim) throw E.horarioInvalido({ hora: String(next.horaInicio) });
+      if (next.plantaId !== previous?.plantaId)
+        await mustExist(ctx, plantaTable, 'planta', 'plantaId', next.plantaId);
+    },
+  },
+});
+
+export const patioEntities = [planta, area, vaga, veiculo, motorista, composicaoVeiculo, turno];

@@ -1,0 +1,340 @@
+import { sql } from 'drizzle-orm';
+import {
+  type AnyPgColumn,
+  bigint,
+  boolean,
+  date,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { tenantColumn, tenantIsolation } from '../../../platform/db/tenancy.ts';
+import { entityColumns } from '../../../platform/entities/entity.ts';
+
+// yms/patio's tables (docs/patio.md "The yard model"). Property names are the JSON field names:
+// the entity engine and the queries read them. Ids are UUIDs (DESIGN.md "Time, ids, text"); every
+// table has a unique index on (tenant, natural key) and indexes on the columns filtered or sorted.
+// Foreign keys guard integrity inside a tenant; that a reference belongs to the same tenant is
+// checked by the entity hooks (a foreign key check does not see row-level security).
+
+/** Partial, case-insensitive search (`ILIKE '%text%'`) served by a trigram index. */
+const trgm = (name: string, column: AnyPgColumn) => index(name).using('gin', sql`${column} gin_trgm_ops`);
+const int64 = (name: string) => bigint(name, { mode: 'number' });
+const ref = (name: string) => uuid(name);
+/** The id (a UUID) and audit columns of an entity table, with the id typed as the string it is. */
+function entity() {
+  const { id: _id, ...audit } = entityColumns('uuid');
+  return { id: uuid('id').primaryKey().defaultRandom(), ...audit };
+}
+
+export const planta = pgTable(
+  'patio_planta',
+  {
+    ...entity(),
+    codigo: text('codigo').notNull(),
+    nome: text('nome').notNull(),
+    cnpj: text('cnpj'),
+    /** IANA time zone: shifts and "today" of the plant are computed in it. */
+    fusoHorario: text('fuso_horario').notNull().default('America/Sao_Paulo'),
+    ativo: boolean('ativo').notNull().default(true),
+  },
+  (t) => [
+    uniqueIndex('patio_planta_codigo').on(t.tenant, t.codigo),
+    trgm('patio_planta_nome_trgm', t.nome),
+    tenantIsolation(t.tenant),
+  ],
+);
+
+export const area = pgTable(
+  'patio_area',
+  {
+    ...entity(),
+    plantaId: ref('planta_id')
+      .notNull()
+      .references(() => planta.id),
+    codigo: text('codigo').notNull(),
+    descricao: text('descricao').notNull(),
+    tipo: text('tipo').notNull(),
+    ativo: boolean('ativo').notNull().default(true),
+  },
+  (t) => [
+    uniqueIndex('patio_area_codigo').on(t.tenant, t.plantaId, t.codigo),
+    trgm('patio_area_descricao_trgm', t.descricao),
+    tenantIsolation(t.tenant),
+  ],
+);
+
+export const veiculo = pgTable(
+  'patio_veiculo',
+  {
+    ...entity(),
+    placa: text('placa').notNull(),
+    tipoVeiculo: text('tipo_veiculo').notNull(),
+    descricao: text('descricao'),
+    renavam: text('renavam'),
+    bloqueado: boolean('bloqueado').notNull().default(false),
+    motivoBloqueio: text('motivo_bloqueio'),
+  },
+  (t) => [uniqueIndex('patio_veiculo_placa').on(t.tenant, t.placa), tenantIsolation(t.tenant)],
+);
+
+export const motorista = pgTable(
+  'patio_motorista',
+  {
+    ...entity(),
+    /** CPF, 11 digits. */
+    documento: text('documento').notNull(),
+    nome: text('nome').notNull(),
+    cnh: text('cnh'),
+    telefone: text('telefone'),
+    bloqueado: boolean('bloqueado').notNull().default(false),
+    motivoBloqueio: text('motivo_bloqueio'),
+  },
+  (t) => [
+    uniqueIndex('patio_motorista_documento').on(t.tenant, t.documento),
+    trgm('patio_motorista_nome_trgm', t.nome),
+    tenantIsolation(t.tenant),
+  ],
+);
+
+export const composicaoVeiculo = pgTable(
+  'patio_composicao_veiculo',
+  {
+    ...entity(),
+    descricao: text('descricao'),
+    /** The tractor (cavalo mecânico) or the truck itself. */
+    cavaloId: ref('cavalo_id')
+      .notNull()
+      .references(() => veiculo.id),
+    /** The trailers, in coupling order. */
+    reboqueIds: uuid('reboque_ids').array().notNull().default(sql`'{}'::uuid[]`),
+    /** Effective state: blocked by its own reason or because a part is blocked (docs/patio.md). */
+    bloqueado: boolean('bloqueado').notNull().default(false),
+    /** The composition's own reason (atualizarBloqueioComposicaoVeiculo). */
+    motivoBloqueio: text('motivo_bloqueio'),
+  },
+  (t) => [
+    index('patio_composicao_veiculo_cavalo').on(t.tenant, t.cavaloId),
+    index('patio_composicao_veiculo_reboques').using('gin', t.reboqueIds),
+    tenantIsolation(t.tenant),
+  ],
+);
+
+export const vaga = pgTable(
+  'patio_vaga',
+  {
+    ...entity(),
+    areaId: ref('area_id')
+      .notNull()
+      .references(() => area.id),
+    rua: int64('rua').notNull(),
+    numero: int64('numero').notNull(),
+    descricao: text('descricao'),
+    ocupada: boolean('ocupada').notNull().default(false),
+    ativo: boolean('ativo').notNull().default(true),
+    bloqueio: boolean('bloqueio').notNull().default(false),
+    motivoBloqueio: text('motivo_bloqueio'),
+    /** The vehicle in the spot while ocupada. */
+    veiculoId: ref('veiculo_id').references(() => veiculo.id),
+    ocupadaEm: timestamp('ocupada_em', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('patio_vaga_posicao').on(t.tenant, t.areaId, t.rua, t.numero),
+    // The free spots of an area in allocation order (alocarVaga, buscaVagaLivre).
+    index('patio_vaga_livre')
+      .on(t.tenant, t.areaId, t.rua, t.numero)
+      .where(sql`not ${t.ocupada} and ${t.ativo} and not ${t.bloqueio}`),
+    // A vehicle holds at most one spot.
+    uniqueIndex('patio_vaga_veiculo').on(t.tenant, t.veiculoId).where(sql`${t.veiculoId} is not null`),
+    trgm('patio_vaga_descricao_trgm', t.descricao),
+    tenantIsolation(t.tenant),
+  ],
+);
+
+export const turno = pgTable(
+  'patio_turno',
+  {
+    ...entity(),
+    plantaId: ref('planta_id')
+      .notNull()
+      .references(() => planta.id),
+    data: date('data', { mode: 'string' }).notNull(),
+    /** HH:mm in the plant's time zone; horaFim before horaInicio ends on the next day. */
+    horaInicio: text('hora_inicio').notNull(),
+    horaFim: text('hora_fim').notNull(),
+    descricao: text('descricao'),
+  },
+  (t) => [
+    uniqueIndex('patio_turno_janela').on(t.tenant, t.plantaId, t.data, t.horaInicio, t.horaFim),
+    tenantIsolation(t.tenant),
+  ],
+);
+
+// Circuits and their executions, and arrival control: tables designed now (docs/patio.md), served
+// by the operations of the next part of issue 4.
+
+export const circuito = pgTable(
+  'patio_circuito',
+  {
+    ...entity(),
+    plantaId: ref('planta_id')
+      .notNull()
+      .references(() => planta.id),
+    /** The appointment type (yms/agenda tipoAgendamento) the circuit serves. */
+    tipoAgendamentoId: uuid('tipo_agendamento_id'),
+    codigo: text('codigo').notNull(),
+    descricao: text('descricao').notNull(),
+    ativo: boolean('ativo').notNull().default(true),
+  },
+  (t) => [
+    uniqueIndex('patio_circuito_codigo').on(t.tenant, t.plantaId, t.codigo),
+    index('patio_circuito_tipo').on(t.tenant, t.plantaId, t.tipoAgendamentoId),
+    tenantIsolation(t.tenant),
+  ],
+);
+
+export const sequenciaCircuito = pgTable(
+  'patio_sequencia_circuito',
+  {
+    ...entity(),
+    circuitoId: ref('circuito_id')
+      .notNull()
+      .references(() => circuito.id, { onDelete: 'cascade' }),
+    ordem: integer('ordem').notNull(),
+    areaId: ref('area_id')
+      .notNull()
+      .references(() => area.id),
+    descricao: text('descricao'),
+    /** A sub-circuit this step branches into (ramoExecucao), returning here when it ends. */
+    subCircuitoId: ref('sub_circuito_id').references(() => circuito.id),
+  },
+  (t) => [
+    uniqueIndex('patio_sequencia_circuito_ordem').on(t.tenant, t.circuitoId, t.ordem),
+    tenantIsolation(t.tenant),
+  ],
+);
+
+export const execucaoCircuito = pgTable(
+  'patio_execucao_circuito',
+  {
+    ...entity(),
+    circuitoId: ref('circuito_id')
+      .notNull()
+      .references(() => circuito.id),
+    veiculoId: ref('veiculo_id').references(() => veiculo.id),
+    composicaoVeiculoId: ref('composicao_veiculo_id').references(() => composicaoVeiculo.id),
+    motoristaId: ref('motorista_id').references(() => motorista.id),
+    /** yms/agenda's agenda: no foreign key, the record belongs to the other service. */
+    agendaId: uuid('agenda_id'),
+    sequenciaAtualId: ref('sequencia_atual_id').references(() => sequenciaCircuito.id),
+    /** EXECUTANDO, FINALIZADO, CANCELADO (docs/patio.md). */
+    situacao: text('situacao').notNull().default('EXECUTANDO'),
+    /** The branch this execution runs as (ramoExecucao), with the execution it returns to. */
+    execucaoPaiId: uuid('execucao_pai_id'),
+    iniciadaEm: timestamp('iniciada_em', { withTimezone: true }).notNull(),
+    finalizadaEm: timestamp('finalizada_em', { withTimezone: true }),
+    motivoCancelamento: text('motivo_cancelamento'),
+  },
+  (t) => [
+    index('patio_execucao_circuito_veiculo').on(t.tenant, t.veiculoId, t.situacao),
+    index('patio_execucao_circuito_motorista').on(t.tenant, t.motoristaId, t.situacao),
+    index('patio_execucao_circuito_agenda').on(t.tenant, t.agendaId),
+    index('patio_execucao_circuito_sequencia').on(t.tenant, t.sequenciaAtualId),
+    tenantIsolation(t.tenant),
+  ],
+);
+
+/** Variables of an execution per target (a sequence or an area): an existing key is overwritten. */
+export const execucaoCircuitoVariavel = pgTable(
+  'patio_execucao_circuito_variavel',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenant: tenantColumn(),
+    execucaoCircuitoId: ref('execucao_circuito_id')
+      .notNull()
+      .references(() => execucaoCircuito.id, { onDelete: 'cascade' }),
+    alvoId: text('alvo_id').notNull(),
+    chave: text('chave').notNull(),
+    valor: text('valor').notNull(),
+    alteradaEm: timestamp('alterada_em', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('patio_execucao_circuito_variavel_chave').on(
+      t.tenant,
+      t.execucaoCircuitoId,
+      t.alvoId,
+      t.chave,
+    ),
+    tenantIsolation(t.tenant),
+  ],
+);
+
+/** Camera images taken during an execution, per target. */
+export const execucaoCircuitoImagem = pgTable(
+  'patio_execucao_circuito_imagem',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenant: tenantColumn(),
+    execucaoCircuitoId: ref('execucao_circuito_id')
+      .notNull()
+      .references(() => execucaoCircuito.id, { onDelete: 'cascade' }),
+    alvoId: text('alvo_id').notNull(),
+    cameraIp: text('camera_ip').notNull(),
+    imagemUrl: text('imagem_url').notNull(),
+    capturadaEm: timestamp('capturada_em', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index('patio_execucao_circuito_imagem_execucao').on(t.tenant, t.execucaoCircuitoId, t.capturadaEm),
+    tenantIsolation(t.tenant),
+  ],
+);
+
+/** Every step of an execution, with its times: entered a sequence, left it, advanced or reverted. */
+export const historicoExecucaoCircuito = pgTable(
+  'patio_historico_execucao_circuito',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenant: tenantColumn(),
+    execucaoCircuitoId: ref('execucao_circuito_id')
+      .notNull()
+      .references(() => execucaoCircuito.id, { onDelete: 'cascade' }),
+    sequenciaCircuitoId: ref('sequencia_circuito_id').references(() => sequenciaCircuito.id),
+    /** INICIADA, AVANCOU, RETORNOU, RAMIFICOU, FINALIZADA, CANCELADA. */
+    acao: text('acao').notNull(),
+    /** MANUAL or COMANDO, with who or which command. */
+    origem: text('origem').notNull(),
+    entradaEm: timestamp('entrada_em', { withTimezone: true }).notNull(),
+    saidaEm: timestamp('saida_em', { withTimezone: true }),
+  },
+  (t) => [
+    index('patio_historico_execucao_circuito_execucao').on(t.tenant, t.execucaoCircuitoId, t.entradaEm),
+    tenantIsolation(t.tenant),
+  ],
+);
+
+/** Arrival control: the arrivals in an area, in order. */
+export const controleArea = pgTable(
+  'patio_controle_area',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenant: tenantColumn(),
+    areaId: ref('area_id')
+      .notNull()
+      .references(() => area.id),
+    veiculoId: ref('veiculo_id').references(() => veiculo.id),
+    motoristaId: ref('motorista_id').references(() => motorista.id),
+    execucaoCircuitoId: ref('execucao_circuito_id').references(() => execucaoCircuito.id),
+    agendaId: uuid('agenda_id'),
+    placa: text('placa').notNull(),
+    chegadaEm: timestamp('chegada_em', { withTimezone: true }).notNull(),
+    saidaEm: timestamp('saida_em', { withTimezone: true }),
+  },
+  (t) => [
+    index('patio_controle_area_chegada').on(t.tenant, t.areaId, t.chegadaEm, t.id),
+    tenantIsolation(t.tenant),
+  ],
+);

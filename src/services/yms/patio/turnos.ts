@@ -1,0 +1,84 @@
+import { eq } from 'drizzle-orm';
+import { action } from '../../../platform/registry.ts';
+import { Int64, Type } from '../../../platform/schema.ts';
+import { alteradoPor, compact, dateIn, quem } from './common.ts';
+import { Hora, turno as turnoEntity } from './entities.ts';
+import { E } from './errors.ts';
+import { planta, turno } from './tables.ts';
+
+// Shifts by weekday (spec 000 §4.2, §8; docs/patio.md "Shifts"): one shift per matching day from
+// today, in the plant's time zone, to 31 December. Existing shifts (same plant, date and hours) are
+// kept as they are, so calling again creates only what is missing.
+
+/** How many years ahead `ano` may reach: a bound on the rows one call writes. */
+export const MAX_ANOS_A_FRENTE = 5;
+
+/** ISO weekday of a YYYY-MM-DD date: 1 Monday … 7 Sunday. */
+const weekday = (date: string) => {
+  const d = new Date(`${date}T00:00:00Z`).getUTCDay();
+  return d === 0 ? 7 : d;
+};
+
+/** Every date from `from` to `to` (YYYY-MM-DD, inclusive). */
+function* days(from: string, to: string): Generator<string> {
+  for (
+    let d = new Date(`${from}T00:00:00Z`);
+    d.toISOString().slice(0, 10) <= to;
+    d.setUTCDate(d.getUTCDate() + 1)
+  )
+    yield d.toISOString().slice(0, 10);
+}
+
+export const turnos = {
+  cadastrarTurnoPorDiaSemana: action({
+    description:
+      "Creates a shift on every chosen weekday from today (in the plant's time zone) to 31 December of ano " +
+      '(default: the current year), skipping the days that already have that shift; returns the shifts created',
+    input: Type.Object({
+      horaInicio: Hora('start'),
+      horaFim: Hora('end; before horaInicio: the shift ends on the next day'),
+      plantaId: Type.String({ format: 'uuid', description: 'the plant' }),
+      dias: Type.Array(Int64({ minimum: 1, maximum: 7 }), {
+        minItems: 1,
+        maxItems: 7,
+        description: 'weekdays: 1 Monday … 7 Sunday',
+      }),
+      descricao: Type.Optional(Type.String({ maxLength: 100 })),
+      ano: Type.Optional(
+        Int64({
+          minimum: 2000,
+          maximum: 9999,
+          description: `year to fill up to; current year to +${MAX_ANOS_A_FRENTE}`,
+        }),
+      ),
+    }),
+    output: Type.Object({ turnos: Type.Array(turnoEntity.schema) }),
+    handler: async (ctx, input) => {
+      const [p] = await ctx.store.select(planta, eq(planta.id, input.plantaId));
+      if (!p) throw E.plantaNotFound({ id: input.plantaId });
+      if (input.horaInicio === input.horaFim) throw E.horarioInvalido({ hora: input.horaInicio });
+      const hoje = dateIn(p.fusoHorario, ctx.now());
+      const anoAtual = Number(hoje.slice(0, 4));
+      const ano = input.ano ?? anoAtual;
+      if (ano < anoAtual || ano > anoAtual + MAX_ANOS_A_FRENTE)
+        throw E.anoInvalido({ ano, min: anoAtual, max: anoAtual + MAX_ANOS_A_FRENTE });
+      const dias = new Set(input.dias);
+      const audit = { createdBy: quem(ctx), createdDate: ctx.now(), ...alteradoPor(ctx) };
+      const rows = [...days(hoje, `${ano}-12-31`)]
+        .filter((data) => dias.has(weekday(data)))
+        .map((data) => ({
+          plantaId: p.id,
+          data,
+          horaInicio: input.horaInicio,
+          horaFim: input.horaFim,
+          descricao: input.descricao ?? null,
+          ...audit,
+        }));
+      if (rows.length === 0) return { turnos: [] };
+      // The unique index (plant, date, hours) decides what already exists, also against a concurrent call.
+      const created = await ctx.store.insert(turno, rows).onConflictDoNothing().returning();
+      created.sort((a, b) => a.data.localeCompare(b.data));
+      return { turnos: created.map(compact) };
+    },
+  }),
+};
