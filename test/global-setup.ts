@@ -22,6 +22,9 @@ function withDatabase(url: string, database: string): string {
   return u.toString();
 }
 
+/** Per-file copies are named after this run's template, so a teardown never touches another run's. */
+export const copyPrefix = (template: string) => `${template.replace('ponte_tpl_', 'ponte_t_')}_`;
+
 export default async function setup(project: TestProject) {
   const url = process.env.DATABASE_URL;
   if (!url) {
@@ -45,8 +48,9 @@ export default async function setup(project: TestProject) {
   project.provide('template', { engine: 'postgres', url, database });
   return async () => {
     const { rows } = await admin.query<{ datname: string }>(
-      `select datname from pg_database where datname like 'ponte_t_%' or datname = $1`,
-      [database],
+      // Only this run's copies: a bare `_` in LIKE matches any character (and other runs' templates).
+      `select datname from pg_database where datname like $2 or datname = $1`,
+      [database, `${copyPrefix(database).replace(/_/g, '\\_')}%`],
     );
     for (const row of rows) await admin.query(`drop database if exists ${row.datname} with (force)`);
     await admin.end();

@@ -7,6 +7,7 @@ import pg from 'pg';
 import { afterAll, inject } from 'vitest';
 import { type App, type AppOptions, buildApp } from '../src/platform/app.ts';
 import { Database } from '../src/platform/db/database.ts';
+import { copyPrefix } from './global-setup.ts';
 
 // Test harness: a fresh database per test file (a copy of the migrated template), the real app in
 // process, and helpers that speak HTTP to it exactly as a client would.
@@ -22,7 +23,7 @@ export async function openTestDb(): Promise<Database> {
     afterAll(() => db.close());
     return db;
   }
-  const name = `ponte_t_${randomBytes(5).toString('hex')}`;
+  const name = `${copyPrefix(template.database)}${randomBytes(5).toString('hex')}`;
   const admin = new pg.Client({ connectionString: template.url });
   await admin.connect();
   await admin.query(`create database ${name} template ${template.database}`);
