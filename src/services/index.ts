@@ -6,6 +6,7 @@ import authentication from './platform/authentication/service.ts';
 import imports from './platform/imports/service.ts';
 import jobs from './platform/jobs/service.ts';
 import webhooks from './platform/webhooks/service.ts';
+import agenda from './yms/agenda/service.ts';
 import patio from './yms/patio/service.ts';
 
 /** Every service this build can serve; PONTE_SERVICES picks a subset per process. */
@@ -17,5 +18,6 @@ export const allServices: ServiceDeclaration[] = [
   platformIntegration,
   managementpanel,
   comComum,
+  agenda,
   patio,
 ];

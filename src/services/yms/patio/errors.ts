@@ -42,6 +42,99 @@ export const E = defineErrors({
     reason: 'UNPROCESSABLE',
     message: 'O veículo {id} aparece mais de uma vez na composição',
   },
+  circuitoNotFound: { reason: 'OBJECT_NOT_FOUND', message: 'Circuito {id} não encontrado' },
+  circuitoInativo: { reason: 'UNPROCESSABLE', message: 'O circuito {codigo} ({id}) está inativo' },
+  circuitoSemSequencias: {
+    reason: 'UNPROCESSABLE',
+    message: 'O circuito {codigo} ({id}) não tem sequências: cadastre-as antes de executá-lo',
+  },
+  circuitoPlantaComSequencias: {
+    reason: 'UNPROCESSABLE',
+    message:
+      'O circuito {codigo} tem sequências em áreas da planta {plantaId}: remova-as antes de mudar de planta',
+  },
+  areaDeOutraPlanta: {
+    reason: 'UNPROCESSABLE',
+    message: 'A área {areaId} ({field}) não pertence à planta {plantaId}',
+  },
+  subCircuitoInvalido: {
+    reason: 'UNPROCESSABLE',
+    message: 'subCircuitoId {id}: um ramo precisa ser outro circuito da mesma planta',
+  },
+  sequenciaDeOutroCircuito: {
+    reason: 'UNPROCESSABLE',
+    message: 'A sequência {id} ({field}) não pertence ao circuito {circuitoId}',
+  },
+  sequenciaNotFound: { reason: 'OBJECT_NOT_FOUND', message: 'Sequência de circuito {id} não encontrada' },
+  execucaoNotFound: { reason: 'OBJECT_NOT_FOUND', message: 'Execução de circuito {id} não encontrada' },
+  nenhumaExecucaoNaSequencia: {
+    reason: 'OBJECT_NOT_FOUND',
+    message: 'Nenhuma execução em andamento na sequência {id}',
+  },
+  veiculoEmExecucao: {
+    reason: 'UNPROCESSABLE',
+    status: 409,
+    message: 'O veículo {placa} já está na execução de circuito {execucaoId}, em andamento',
+  },
+  motoristaEmExecucao: {
+    reason: 'UNPROCESSABLE',
+    status: 409,
+    message: 'O motorista {nome} já está na execução de circuito {execucaoId}, em andamento',
+  },
+  execucaoNaoEmAndamento: {
+    reason: 'UNPROCESSABLE',
+    status: 409,
+    message: 'A execução de circuito {id} está {situacao}, não em andamento',
+  },
+  semEtapaAnterior: {
+    reason: 'UNPROCESSABLE',
+    status: 409,
+    message: 'A execução de circuito {id} está na primeira sequência: não há para onde retornar',
+  },
+  vagaIndisponivel: {
+    reason: 'UNPROCESSABLE',
+    message: 'A vaga {id} não está livre (ocupada, inativa ou bloqueada) ou não existe',
+  },
+  variaveisInvalidas: {
+    reason: 'BAD_REQUEST',
+    message: "Invalid field 'variaveis': {rule}",
+  },
+  controladorSemId: {
+    reason: 'BAD_REQUEST',
+    message: 'Informe execucaoCircuitoId ou agendaId',
+  },
+  veiculoNaoIdentificado: {
+    reason: 'BAD_REQUEST',
+    message: "Invalid field 'veiculoId': informe veiculoId ou placa",
+  },
+  placaNaoCadastrada: {
+    reason: 'OBJECT_NOT_FOUND',
+    message: 'Nenhum veículo cadastrado com a placa {placa}',
+  },
+  placaDivergente: {
+    reason: 'UNPROCESSABLE',
+    message: 'A placa {placa} não é a do veículo {veiculoId} ({placaVeiculo})',
+  },
+  areaObrigatoria: { reason: 'BAD_REQUEST', message: "Invalid field 'areaId': required by {evento}" },
+  veiculoJaNoPatio: {
+    reason: 'UNPROCESSABLE',
+    status: 409,
+    message: 'O veículo {placa} já está no pátio da planta {plantaId} desde {desde}: registre a saída antes',
+  },
+  veiculoForaDoPatio: {
+    reason: 'UNPROCESSABLE',
+    status: 409,
+    message: 'O veículo {placa} não está no pátio da planta {plantaId}',
+  },
+  agendaDivergente: {
+    reason: 'UNPROCESSABLE',
+    message: 'A execução de circuito {id} é da agenda {agendaExecucao}, não de {agendaId}',
+  },
+  motoristaAntigoDivergente: {
+    reason: 'UNPROCESSABLE',
+    status: 409,
+    message: 'O motorista da execução {id} é {atual}, não {antigo}: a execução mudou, releia-a',
+  },
   parametroDesconhecido: {
     reason: 'BAD_REQUEST',
     message: "Invalid field 'parameters': unknown parameter {name} (use {allowed})",

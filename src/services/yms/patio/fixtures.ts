@@ -1,6 +1,9 @@
+import { asc, eq } from 'drizzle-orm';
 import type { TestApp } from '../../../../test/harness.ts';
 import { Store, type TenantTable } from '../../../platform/db/store.ts';
-import type { area, planta, vaga, veiculo } from './tables.ts';
+import { outbox } from '../../../platform/events/tables.ts';
+import type { ExecCtx } from './execucao.ts';
+import type { area, circuito, motorista, planta, sequenciaCircuito, vaga, veiculo } from './tables.ts';
 
 // Factories for the yms/patio tests: rows inserted straight into a tenant's tables (through the
 // store, as that tenant), with defaults a test overrides only where it matters.
@@ -55,4 +58,41 @@ export function patioCall(t: TestApp, tenant: string, auth: string) {
     body: unknown = {},
     options: { method?: 'GET' | 'PUT' | 'PATCH' | 'DELETE'; query?: Record<string, string> } = {},
   ) => t.call(tenant, `${PATIO}/${operation}`, body, { auth, ...options });
+}
+
+export const makeMotorista = (o: Partial<Row<typeof motorista>> = {}): Row<typeof motorista> => {
+  counter++;
+  return { documento: String(10_000_000_000 + counter), nome: `Motorista ${counter}`, ...o };
+};
+export const makeCircuito = (
+  plantaId: string,
+  o: Partial<Row<typeof circuito>> = {},
+): Row<typeof circuito> => {
+  counter++;
+  return { plantaId, codigo: `C${counter}`, nome: `Circuito ${counter}`, ...o };
+};
+export const makeSequencia = (
+  circuitoId: string,
+  ordem: number,
+  areaId: string,
+  o: Partial<Row<typeof sequenciaCircuito>> = {},
+): Row<typeof sequenciaCircuito> => ({ circuitoId, ordem, areaId, nome: `Etapa ${ordem}`, ...o });
+
+/** Runs store functions of yms/patio (iniciarExecucao, alocarVaga…) in a transaction of `tenant`, as the system. */
+export function asTenant<T>(
+  t: TestApp,
+  tenant: string,
+  work: (ctx: ExecCtx) => Promise<T>,
+  now = () => new Date(),
+) {
+  return t.db.tenant(tenant, (tx) =>
+    work({ tx, store: new Store(tx, tenant), now, caller: { kind: 'system', scope: 'full' } }),
+  );
+}
+
+/** The tenant's outbox, in event order. */
+export function outboxOf(t: TestApp, tenant: string) {
+  return t.db.tenant(tenant, (tx) =>
+    tx.select().from(outbox).where(eq(outbox.tenant, tenant)).orderBy(asc(outbox.id)),
+  );
 }

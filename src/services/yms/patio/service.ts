@@ -1,14 +1,18 @@
 import { defineService } from '../../../platform/registry.ts';
 import { standardOperations } from '../../../platform/standard.ts';
+import { agendas } from './agendas.ts';
 import { autocomplete } from './autocomplete.ts';
 import { bloqueios } from './bloqueios.ts';
+import { circuito } from './circuitos.ts';
 import { patioEntities } from './entities.ts';
+import { eventos } from './eventos.ts';
+import { execucoes } from './execucoes.ts';
 import { turnos } from './turnos.ts';
 import { vagas } from './vagas.ts';
 
 // yms/patio 8.10.0 (spec 000 §1, §4.1-4.3): a plant's yard — plants, areas, spots, vehicles,
-// drivers, compositions, shifts — and, in the next parts of issue 4, circuits and their executions,
-// arrival control and the yard events. The model and what the spec leaves open: docs/patio.md.
+// drivers, compositions, shifts, circuits and their executions, yard presence, arrival control and
+// the yard events. The model and what the spec leaves open: docs/patio.md.
 
 export default defineService({
   domain: 'yms',
@@ -16,12 +20,16 @@ export default defineService({
   version: '8.10.0',
   title: 'Yard control',
   description: 'Yard control: plants, areas, parking spots, vehicles, drivers, compositions and shifts',
+  dependencies: ['yms/agenda'],
   operations: {
     ...standardOperations({ health: 'healthcheck', healthShape: 'checkData' }),
     ...autocomplete,
     ...vagas,
     ...bloqueios,
     ...turnos,
+    ...agendas,
+    ...execucoes,
+    ...eventos,
   },
-  entities: patioEntities,
+  entities: [...patioEntities, circuito],
 });

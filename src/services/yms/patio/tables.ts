@@ -174,8 +174,8 @@ export const turno = pgTable(
   ],
 );
 
-// Circuits and their executions, and arrival control: tables designed now (docs/patio.md), served
-// by the operations of the next part of issue 4.
+// Circuits and their executions, yard presence and arrival control (docs/patio.md "Circuits",
+// "Executions", "Yard events").
 
 export const circuito = pgTable(
   'patio_circuito',
@@ -184,10 +184,11 @@ export const circuito = pgTable(
     plantaId: ref('planta_id')
       .notNull()
       .references(() => planta.id),
-    /** The appointment type (yms/agenda tipoAgendamento) the circuit serves. */
-    tipoAgendamentoId: uuid('tipo_agendamento_id'),
+    /** The appointment type (yms/agenda tipoAgendamento) the circuit serves: a string until that service settles its ids. */
+    tipoAgendamentoId: text('tipo_agendamento_id'),
     codigo: text('codigo').notNull(),
-    descricao: text('descricao').notNull(),
+    nome: text('nome').notNull(),
+    descricao: text('descricao'),
     ativo: boolean('ativo').notNull().default(true),
   },
   (t) => [
@@ -208,7 +209,12 @@ export const sequenciaCircuito = pgTable(
     areaId: ref('area_id')
       .notNull()
       .references(() => area.id),
+    nome: text('nome').notNull(),
     descricao: text('descricao'),
+    /** The condition (listCondicoes) that must hold to enter this step, by name. */
+    nomeCondicao: text('nome_condicao'),
+    /** The command (listComandos) in charge of this step, by name (buscaControladorAtivo). */
+    nomeComando: text('nome_comando'),
     /** A sub-circuit this step branches into (ramoExecucao), returning here when it ends. */
     subCircuitoId: ref('sub_circuito_id').references(() => circuito.id),
   },
@@ -231,6 +237,8 @@ export const execucaoCircuito = pgTable(
     /** yms/agenda's agenda: no foreign key, the record belongs to the other service. */
     agendaId: uuid('agenda_id'),
     sequenciaAtualId: ref('sequencia_atual_id').references(() => sequenciaCircuito.id),
+    /** When the execution entered its current sequence (the queue order of a sequence). */
+    sequenciaAtualDesde: timestamp('sequencia_atual_desde', { withTimezone: true }),
     /** EXECUTANDO, FINALIZADO, CANCELADO (docs/patio.md). */
     situacao: text('situacao').notNull().default('EXECUTANDO'),
     /** The branch this execution runs as (ramoExecucao), with the execution it returns to. */
@@ -244,6 +252,14 @@ export const execucaoCircuito = pgTable(
     index('patio_execucao_circuito_motorista').on(t.tenant, t.motoristaId, t.situacao),
     index('patio_execucao_circuito_agenda').on(t.tenant, t.agendaId),
     index('patio_execucao_circuito_sequencia').on(t.tenant, t.sequenciaAtualId),
+    // A vehicle, and a driver, is in at most one running (main) execution: the last wall against
+    // two concurrent starts (iniciarExecucao checks first, for a clear message).
+    uniqueIndex('patio_execucao_circuito_veiculo_executando')
+      .on(t.tenant, t.veiculoId)
+      .where(sql`${t.situacao} = 'EXECUTANDO' and ${t.execucaoPaiId} is null`),
+    uniqueIndex('patio_execucao_circuito_motorista_executando')
+      .on(t.tenant, t.motoristaId)
+      .where(sql`${t.situacao} = 'EXECUTANDO' and ${t.execucaoPaiId} is null`),
     tenantIsolation(t.tenant),
   ],
 );
@@ -260,6 +276,10 @@ export const execucaoCircuitoVariavel = pgTable(
     alvoId: text('alvo_id').notNull(),
     chave: text('chave').notNull(),
     valor: text('valor').notNull(),
+    /** How the value was captured (addVariavelCircuito: tipoCaptura). */
+    tipoCaptura: text('tipo_captura'),
+    /** The routine that captured it, when one did. */
+    rotina: text('rotina'),
     alteradaEm: timestamp('alterada_em', { withTimezone: true }).notNull(),
   },
   (t) => [
@@ -299,6 +319,8 @@ export const historicoExecucaoCircuito = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     tenant: tenantColumn(),
+    /** Insertion order: steps taken at the same instant keep the order they were taken in. */
+    n: bigint('n', { mode: 'number' }).generatedByDefaultAsIdentity(),
     execucaoCircuitoId: ref('execucao_circuito_id')
       .notNull()
       .references(() => execucaoCircuito.id, { onDelete: 'cascade' }),
@@ -330,11 +352,45 @@ export const controleArea = pgTable(
     execucaoCircuitoId: ref('execucao_circuito_id').references(() => execucaoCircuito.id),
     agendaId: uuid('agenda_id'),
     placa: text('placa').notNull(),
+    /** The device or person that reported the arrival (yardInput.origem). */
+    origem: text('origem'),
     chegadaEm: timestamp('chegada_em', { withTimezone: true }).notNull(),
     saidaEm: timestamp('saida_em', { withTimezone: true }),
   },
   (t) => [
     index('patio_controle_area_chegada').on(t.tenant, t.areaId, t.chegadaEm, t.id),
+    // The vehicle's open arrival (where it is now), closed when it enters another area or leaves.
+    index('patio_controle_area_veiculo_aberta').on(t.tenant, t.veiculoId).where(sql`${t.saidaEm} is null`),
+    tenantIsolation(t.tenant),
+  ],
+);
+
+/** A vehicle's stay in a plant's yard, from vehicleEnteredYard to vehicleExitedYard. */
+export const presencaPatio = pgTable(
+  'patio_presenca_patio',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenant: tenantColumn(),
+    plantaId: ref('planta_id')
+      .notNull()
+      .references(() => planta.id),
+    veiculoId: ref('veiculo_id')
+      .notNull()
+      .references(() => veiculo.id),
+    motoristaId: ref('motorista_id').references(() => motorista.id),
+    placa: text('placa').notNull(),
+    /** The gate area it entered through, when reported. */
+    areaEntradaId: ref('area_entrada_id').references(() => area.id),
+    origemEntrada: text('origem_entrada'),
+    entradaEm: timestamp('entrada_em', { withTimezone: true }).notNull(),
+    areaSaidaId: ref('area_saida_id').references(() => area.id),
+    origemSaida: text('origem_saida'),
+    saidaEm: timestamp('saida_em', { withTimezone: true }),
+  },
+  (t) => [
+    // A vehicle is in at most one yard at a time: a second entry, even a concurrent one, is refused.
+    uniqueIndex('patio_presenca_patio_veiculo').on(t.tenant, t.veiculoId).where(sql`${t.saidaEm} is null`),
+    index('patio_presenca_patio_planta').on(t.tenant, t.plantaId, t.entradaEm),
     tenantIsolation(t.tenant),
   ],
 );

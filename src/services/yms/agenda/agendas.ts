@@ -1,0 +1,253 @@
+import { and, asc, count, desc, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
+import { action, query } from '../../../platform/registry.ts';
+import { DateOnly, Enum, Int64, Type } from '../../../platform/schema.ts';
+import { agenda as agendaEntity } from './entities.ts';
+import { E } from './errors.ts';
+import { AgendaAlteracao, editable, StatusAgendamento } from './schemas.ts';
+import {
+  type AgendaRow,
+  agendaParaAlterar,
+  compact,
+  FINALIZADOS,
+  proximoCodigo,
+  quem,
+  registrarHistorico,
+  type StatusAgendamento as Status,
+} from './states.ts';
+import { agenda } from './tables.ts';
+
+// The create, update and search paths of the agenda record, called by yms/patio through ctx.call
+// (docs/agenda.md "Operations"). They are PRIVATE actions of this service, not operations of the
+// spec: scheduling's own booking (issue 5) adds the slot and capacity checks in front of them.
+
+const Agenda = agendaEntity.schema;
+const Uuid = (description: string) => Type.String({ format: 'uuid', description });
+
+/** `%`, `_` and `\` of the caller are plain characters in a LIKE pattern. */
+export const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+const contains = (column: Parameters<typeof ilike>[0], text: string) =>
+  ilike(column, `%${escapeLike(text)}%`);
+
+/** A SQL state through drizzle's wrapping. */
+const sqlState = (err: unknown) => {
+  const e = err as { code?: string; cause?: { code?: string } };
+  return e?.cause?.code ?? e?.code;
+};
+
+export const SORT_FIELDS = [
+  'dataEsperada',
+  'codigo',
+  'descricao',
+  'status',
+  'plantaId',
+  'tipoAgendamentoId',
+  'chaveIntegracao',
+  'createdDate',
+  'lastModifiedDate',
+] as const;
+export const MAX_PAGE_SIZE = 1000;
+/** How many ids of vehicles or drivers a text search may pass (yms/patio resolves them). */
+export const MAX_IDS_PESQUISA = 1000;
+
+const EDITABLE = Object.keys(editable) as Array<keyof typeof editable>;
+
+/** The editable fields given, as column values (dates as Date). */
+function valores(input: Record<string, unknown>): Partial<AgendaRow> {
+  const out: Record<string, unknown> = {};
+  for (const field of EDITABLE) {
+    if (input[field] === undefined) continue;
+    out[field] = field === 'dataEsperada' ? new Date(String(input[field])) : input[field];
+  }
+  return out as Partial<AgendaRow>;
+}
+
+/** Runs a write; a second agenda with the same chaveIntegracao is 409. */
+async function guardarChave<T>(chave: string | null | undefined, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (sqlState(err) === '23505') throw E.chaveIntegracaoDuplicada({ chave: String(chave) });
+    throw err;
+  }
+}
+
+export const agendas = {
+  criarAgendamento: action({
+    description:
+      'Internal create path (yms/patio cadastrarAgendamentoSimplificado): an agenda in AGENDADO with the next ' +
+      'code of the tenant and its history row, without shift or operation-limit checks',
+    input: Type.Object({
+      ...editable,
+      motivo: Type.Optional(Type.String({ maxLength: 255, description: 'why, for the history' })),
+    }),
+    output: Type.Object({ agenda: Agenda }),
+    handler: async (ctx, input) => {
+      const now = ctx.now();
+      const who = quem(ctx);
+      const codigo = await proximoCodigo(ctx);
+      const [row] = await guardarChave(input.chaveIntegracao, () =>
+        ctx.store
+          .insert(agenda, [
+            {
+              ...valores(input),
+              plantaId: input.plantaId,
+              tipoAgendamentoId: input.tipoAgendamentoId,
+              dataEsperada: new Date(input.dataEsperada),
+              custom: (input.custom as Record<string, unknown> | undefined) ?? {},
+              unscheduled: input.unscheduled ?? false,
+              codigo,
+              status: 'AGENDADO',
+              createdBy: who,
+              createdDate: now,
+              lastModifiedBy: who,
+              lastModifiedDate: now,
+            },
+          ])
+          .returning(),
+      );
+      await registrarHistorico(ctx, row!.id, undefined, 'AGENDADO', input.motivo);
+      return { agenda: compact(row!) };
+    },
+  }),
+
+  atualizarAgendamento: action({
+    description:
+      'Internal update path (yms/patio atualizarAgenda): changes the editable fields sent; the state only ' +
+      'through the state actions (422); a finished agenda (CONCLUIDO, CANCELADO) is 409',
+    input: Type.Object({ agenda: AgendaAlteracao }),
+    output: Type.Object({ agenda: Agenda }),
+    handler: async (ctx, input) => {
+      const atual = await agendaParaAlterar(ctx, input.agenda.id);
+      const status = atual.status as Status;
+      if (FINALIZADOS.includes(status)) throw E.agendaFinalizada({ codigo: atual.codigo, status });
+      if (input.agenda.status !== undefined && input.agenda.status !== status)
+        throw E.statusSomenteLeitura({ codigo: atual.codigo, de: status, para: input.agenda.status });
+      const changes = valores(input.agenda);
+      const [row] = await guardarChave(input.agenda.chaveIntegracao, () =>
+        ctx.store
+          .update(
+            agenda,
+            { ...changes, lastModifiedBy: quem(ctx), lastModifiedDate: ctx.now() },
+            eq(agenda.id, atual.id),
+          )
+          .returning(),
+      );
+      return { agenda: compact(row!) };
+    },
+  }),
+
+  pesquisarAgendas: query({
+    description:
+      'Internal search (yms/patio filtrarAgenda): agendas by plant, local day of the expected date, state, ' +
+      'vehicle, driver, types, code, integration key and free text, one page at a time, in a stable order',
+    input: Type.Object({
+      page: Int64({ minimum: 0, maximum: 1_000_000, description: 'page index, from 0' }),
+      size: Int64({ minimum: 1, maximum: MAX_PAGE_SIZE }),
+      plantaId: Type.Optional(Uuid('agendas of this plant')),
+      descricao: Type.Optional(Type.String({ maxLength: 255, description: 'part of the description' })),
+      dataEsperada: Type.Optional(
+        DateOnly({ description: 'the local day (in fusoHorario) of the expected date' }),
+      ),
+      fusoHorario: Type.Optional(Type.String({ maxLength: 64, description: 'IANA zone of dataEsperada' })),
+      status: Type.Optional(Type.Array(StatusAgendamento, { maxItems: 6 })),
+      motoristaId: Type.Optional(Uuid('the driver')),
+      veiculoId: Type.Optional(Uuid('the vehicle')),
+      tipoAgendamentoIds: Type.Optional(Type.Array(Type.String({ format: 'uuid' }), { maxItems: 100 })),
+      pesquisa: Type.Optional(
+        Type.String({
+          maxLength: 100,
+          description: 'part of description, integration key or group; or the code',
+        }),
+      ),
+      pesquisaVeiculoIds: Type.Optional(
+        Type.Array(Type.String({ format: 'uuid' }), {
+          maxItems: MAX_IDS_PESQUISA,
+          description: 'vehicles whose plate matched pesquisa (ORed with the text)',
+        }),
+      ),
+      pesquisaMotoristaIds: Type.Optional(
+        Type.Array(Type.String({ format: 'uuid' }), {
+          maxItems: MAX_IDS_PESQUISA,
+          description: 'drivers whose name or document matched pesquisa (ORed with the text)',
+        }),
+      ),
+      codigo: Type.Optional(Int64()),
+      chaveIntegracao: Type.Optional(Type.String({ maxLength: 100 })),
+      sortField: Type.Optional(Enum(SORT_FIELDS, { description: 'default dataEsperada' })),
+      sortOrder: Type.Optional(
+        Int64({ minimum: -1, maximum: 1, description: '1 or 0 ascending, -1 descending' }),
+      ),
+    }),
+    output: Type.Object({ agendas: Type.Array(Agenda), totalElements: Int64(), totalPages: Int64() }),
+    handler: async (ctx, input) => {
+      const descricao = input.descricao?.trim();
+      const texto = input.pesquisa?.trim();
+      const where = ctx.store.scope(
+        agenda,
+        and(
+          input.plantaId !== undefined ? eq(agenda.plantaId, input.plantaId) : undefined,
+          descricao ? contains(agenda.descricao, descricao) : undefined,
+          input.dataEsperada !== undefined
+            ? diaLocal(input.dataEsperada, input.fusoHorario ?? ctx.tenant.timeZone)
+            : undefined,
+          input.status?.length ? inArray(agenda.status, input.status) : undefined,
+          input.motoristaId !== undefined ? eq(agenda.motoristaId, input.motoristaId) : undefined,
+          input.veiculoId !== undefined ? eq(agenda.veiculoId, input.veiculoId) : undefined,
+          input.tipoAgendamentoIds?.length
+            ? inArray(agenda.tipoAgendamentoId, input.tipoAgendamentoIds)
+            : undefined,
+          input.codigo !== undefined ? eq(agenda.codigo, input.codigo) : undefined,
+          input.chaveIntegracao !== undefined
+            ? eq(agenda.chaveIntegracao, input.chaveIntegracao.trim())
+            : undefined,
+          texto
+            ? pesquisa(texto, input.pesquisaVeiculoIds ?? [], input.pesquisaMotoristaIds ?? [])
+            : undefined,
+        ),
+      );
+      const direction = input.sortOrder === -1 ? desc : asc;
+      const field = input.sortField ?? 'dataEsperada';
+      // The chosen field in the asked direction, then the code (unique in the tenant): pages never overlap.
+      const order = [direction(agenda[field]), ...(field === 'codigo' ? [] : [asc(agenda.codigo)])];
+      const [rows, [total]] = await Promise.all([
+        ctx.tx
+          .select()
+          .from(agenda)
+          .where(where)
+          .orderBy(...order)
+          .limit(input.size)
+          .offset(input.page * input.size),
+        ctx.tx.select({ n: count() }).from(agenda).where(where),
+      ]);
+      const totalElements = total?.n ?? 0;
+      return { agendas: rows.map(compact), totalElements, totalPages: Math.ceil(totalElements / input.size) };
+    },
+  }),
+};
+
+/**
+ * The agendas expected on `dia` as the clock reads in `fuso`: from local midnight to the next one,
+ * computed by PostgreSQL (daylight saving included) as two constants, so the index serves it.
+ */
+function diaLocal(dia: string, fuso: string): SQL {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: fuso });
+  } catch {
+    throw E.fusoInvalido({ fuso });
+  }
+  return sql`${agenda.dataEsperada} >= (${dia}::date::timestamp at time zone ${fuso})
+    and ${agenda.dataEsperada} < ((${dia}::date + 1)::timestamp at time zone ${fuso})`;
+}
+
+/** Free text: part of the description, integration key or group code; the code; matched vehicles and drivers. */
+function pesquisa(texto: string, veiculoIds: string[], motoristaIds: string[]): SQL {
+  const codigo = /^\d{1,15}$/.test(texto) ? Number(texto) : undefined;
+  return or(
+    contains(agenda.descricao, texto),
+    contains(agenda.chaveIntegracao, texto),
+    contains(agenda.codigoAgrupador, texto),
+    codigo !== undefined ? eq(agenda.codigo, codigo) : undefined,
+    veiculoIds.length ? inArray(agenda.veiculoId, veiculoIds) : undefined,
+    motoristaIds.length ? inArray(agenda.motoristaId, motoristaIds) : undefined,
+  ) as SQL;
+}

@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { defineEntity } from '../../../platform/entities/entity.ts';
+import { Type } from '../../../platform/schema.ts';
+import { E } from './errors.ts';
+import { editable, readOnly } from './schemas.ts';
+import { FINALIZADOS, proximoCodigo, registrarHistorico, type StatusAgendamento } from './states.ts';
+import { agendaHistorico, agenda as agendaTable } from './tables.ts';
+
+// The generic entity `agenda` (spec 000 §2.3, §4.6; docs/agenda.md). Reads and lists come from the
+// engine as they are. Writes keep the record's rules: a new agenda gets the next code, starts in
+// AGENDADO and has its history row; the state and the hand-over fields change only through the
+// state actions (a status change sent here is 422); a finished agenda no longer changes (409).
+
+/** The fields the state actions own: kept as stored, or empty on creation. */
+const STATE_FIELDS = [
+  'circuitoId',
+  'sequenciaInicialId',
+  'vagaInicialId',
+  'servicoIntegracao',
+  'motivoDeFalha',
+  'inicioExecucao',
+  'execucaoCircuitoId',
+] as const;
+
+export const agenda = defineEntity({
+  name: 'agenda',
+  description:
+    'Appointments of vehicles at a plant, with custom fields; the state changes only through the state actions',
+  table: agendaTable,
+  fields: Type.Object({
+    // Declared as a field so the create hook sees a client-chosen id: the history row must name it.
+    id: Type.Optional(Type.String({ format: 'uuid', description: 'assigned by the server when absent' })),
+    ...editable,
+    ...readOnly,
+  }),
+  hooks: {
+    beforeSave: async (ctx, next, previous) => {
+      next.custom ??= {};
+      next.unscheduled ??= false;
+      if (typeof next.dataEsperada === 'string') next.dataEsperada = new Date(next.dataEsperada);
+      if (previous) {
+        const de = previous.status as StatusAgendamento;
+        if (FINALIZADOS.includes(de))
+          throw E.agendaFinalizada({ codigo: Number(previous.codigo), status: de });
+        if (next.status != null && next.status !== de)
+          throw E.statusSomenteLeitura({ codigo: Number(previous.codigo), de, para: String(next.status) });
+        next.id = previous.id;
+        next.codigo = previous.codigo;
+        next.status = de;
+        for (const f of STATE_FIELDS) next[f] = previous[f] ?? null;
+        return;
+      }
+      if (next.status != null && next.status !== 'AGENDADO')
+        throw E.statusInicial({ status: String(next.status) });
+      next.id ??= randomUUID();
+      next.codigo = await proximoCodigo(ctx);
+      next.status = 'AGENDADO';
+      for (const f of STATE_FIELDS) next[f] = null;
+      await registrarHistorico(ctx, String(next.id), undefined, 'AGENDADO', 'criada pela entidade agenda');
+    },
+    beforeDelete: async (ctx, row) => {
+      // An appointment booked by mistake may go; one that moved on is cancelled, never erased.
+      if (row.status !== 'AGENDADO')
+        throw E.exclusaoNaoPermitida({ codigo: Number(row.codigo), status: String(row.status) });
+      await ctx.store.delete(agendaHistorico, eq(agendaHistorico.agendaId, String(row.id)));
+    },
+  },
+});
+
+export const agendaEntities = [agenda];

@@ -1,0 +1,37 @@
+import { defineErrors } from '../../../platform/errors.ts';
+
+// Every error yms/agenda raises, once (STYLE.md "An error catalogue"). Messages are Portuguese, as
+// the plant's and the carriers' users read them, and name the agenda they are about.
+export const E = defineErrors({
+  agendaNotFound: { reason: 'OBJECT_NOT_FOUND', message: 'Agenda {id} não encontrada' },
+  estadoInvalido: {
+    reason: 'UNPROCESSABLE',
+    status: 409,
+    message: 'Agenda {codigo} está em {status}: {operacao} só é possível a partir de {esperado}',
+  },
+  agendaFinalizada: {
+    reason: 'UNPROCESSABLE',
+    status: 409,
+    message: 'Agenda {codigo} está em {status} (finalizada) e não pode mais ser alterada',
+  },
+  statusSomenteLeitura: {
+    reason: 'UNPROCESSABLE',
+    message:
+      'status da agenda {codigo} não muda por edição ({de} → {para}): use as ações de estado ' +
+      '(aguardarIntegracao, informarIntegracao, iniciarAgendamento, finalizarAgendamento, cancelamento)',
+  },
+  statusInicial: {
+    reason: 'UNPROCESSABLE',
+    message: 'Uma agenda nasce em AGENDADO (recebido: {status}); o estado muda pelas ações de estado',
+  },
+  chaveIntegracaoDuplicada: {
+    reason: 'UNPROCESSABLE',
+    status: 409,
+    message: 'Já existe uma agenda com chaveIntegracao {chave}',
+  },
+  exclusaoNaoPermitida: {
+    reason: 'UNPROCESSABLE',
+    message: 'Agenda {codigo} está em {status}: só uma agenda em AGENDADO pode ser excluída',
+  },
+  fusoInvalido: { reason: 'UNPROCESSABLE', message: 'fusoHorario {fuso} não é um fuso horário IANA' },
+});

@@ -1,0 +1,245 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type TestApp, tableCounts, testApp } from '../../../../test/harness.ts';
+import { agendaCall, agendaRow, historico, makeAgenda, type Status, seedAgendas } from './fixtures.ts';
+import { STATUS_AGENDAMENTO } from './states.ts';
+
+// The hand-over of an agenda to the yard: aguardarIntegracao and informarIntegracao, as the state
+// table of spec 000 §3 (with the rows where nothing changes), and the durable start signal.
+
+let t: TestApp;
+let acme: ReturnType<typeof agendaCall>;
+let globex: ReturnType<typeof agendaCall>;
+const CIRCUITO = '00000000-0000-4000-8000-0000000c0001';
+const SEQUENCIA = '00000000-0000-4000-8000-0000000c0002';
+const VAGA = '00000000-0000-4000-8000-0000000c0003';
+
+beforeAll(async () => {
+  t = await testApp();
+  acme = agendaCall(t, 'acme', await t.tenant('acme'));
+  globex = agendaCall(t, 'globex', await t.tenant('globex'));
+});
+
+const emEstado = async (status: Status) => (await seedAgendas(t, 'acme', [makeAgenda({ status })]))[0]!;
+
+describe('aguardarIntegracao', () => {
+  it('AGENDADO → AGUARDANDO_INTEGRACAO, recording circuit, initial sequence and spot, with history', async () => {
+    const a = await emEstado('AGENDADO');
+    const res = await acme('actions/aguardarIntegracao', {
+      agenda: a.id,
+      circuito: CIRCUITO,
+      sequenciaInicial: SEQUENCIA,
+      vagaInicial: VAGA,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().agenda).toMatchObject({
+      id: a.id,
+      codigo: a.codigo,
+      status: 'AGUARDANDO_INTEGRACAO',
+      circuitoId: CIRCUITO,
+      sequenciaInicialId: SEQUENCIA,
+      vagaInicialId: VAGA,
+    });
+    const h = await historico(t, 'acme', a.id);
+    expect(h).toEqual([
+      expect.objectContaining({
+        de: 'AGENDADO',
+        para: 'AGUARDANDO_INTEGRACAO',
+        quem: expect.stringMatching(/^key:/),
+      }),
+    ]);
+  });
+
+  it('accepts the agenda by its code, and vagaInicial is optional', async () => {
+    const a = await emEstado('AGENDADO');
+    const res = await acme('actions/aguardarIntegracao', {
+      agenda: String(a.codigo),
+      circuito: CIRCUITO,
+      sequenciaInicial: SEQUENCIA,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().agenda.status).toBe('AGUARDANDO_INTEGRACAO');
+    expect(res.json().agenda.vagaInicialId).toBeUndefined();
+  });
+
+  it.each(STATUS_AGENDAMENTO.filter((s) => s !== 'AGENDADO'))(
+    'from %s is 409 and changes nothing',
+    async (status) => {
+      const a = await emEstado(status);
+      const before = await tableCounts(t.db);
+      const res = await acme('actions/aguardarIntegracao', {
+        agenda: a.id,
+        circuito: CIRCUITO,
+        sequenciaInicial: SEQUENCIA,
+      });
+      expect(res.statusCode).toBe(409);
+      expect(res.json()).toEqual({
+        reason: 'UNPROCESSABLE',
+        message: `Agenda ${a.codigo} está em ${status}: aguardarIntegracao só é possível a partir de AGENDADO`,
+      });
+      expect((await agendaRow(t, 'acme', a.id)).status).toBe(status);
+      expect(await tableCounts(t.db)).toEqual(before);
+    },
+  );
+
+  it("is 404 for an unknown agenda and for another tenant's", async () => {
+    const a = await emEstado('AGENDADO');
+    for (const agenda of [a.id, '00000000-0000-4000-8000-000000000999', '99999999', 'not-an-id']) {
+      const res = await globex('actions/aguardarIntegracao', {
+        agenda,
+        circuito: CIRCUITO,
+        sequenciaInicial: SEQUENCIA,
+      });
+      expect(res.statusCode, agenda).toBe(404);
+      expect(res.json().message).toBe(`Agenda ${agenda} não encontrada`);
+    }
+  });
+});
+
+// spec 000 §3, informarIntegracao, one row each. `job`: whether the start signal is queued.
+const tabela: Array<{
+  de: Status;
+  reportado: 'SUCESSO' | 'ERRO';
+  para: Status;
+  job: boolean;
+  linha: string;
+}> = [
+  {
+    de: 'AGUARDANDO_INTEGRACAO',
+    reportado: 'SUCESSO',
+    para: 'EXECUTANDO',
+    job: true,
+    linha: 'success: next state, start signal',
+  },
+  {
+    de: 'AGUARDANDO_INTEGRACAO',
+    reportado: 'ERRO',
+    para: 'ERRO_INTEGRACAO',
+    job: false,
+    linha: 'error: error state',
+  },
+  {
+    de: 'EXECUTANDO',
+    reportado: 'SUCESSO',
+    para: 'EXECUTANDO',
+    job: false,
+    linha: 'EXECUTANDO, any result: unchanged',
+  },
+  {
+    de: 'EXECUTANDO',
+    reportado: 'ERRO',
+    para: 'EXECUTANDO',
+    job: false,
+    linha: 'EXECUTANDO, any result: unchanged',
+  },
+  {
+    de: 'AGENDADO',
+    reportado: 'SUCESSO',
+    para: 'AGENDADO',
+    job: false,
+    linha: 'other state, success: unchanged',
+  },
+  {
+    de: 'CONCLUIDO',
+    reportado: 'SUCESSO',
+    para: 'CONCLUIDO',
+    job: false,
+    linha: 'other state, success: unchanged',
+  },
+  {
+    de: 'ERRO_INTEGRACAO',
+    reportado: 'SUCESSO',
+    para: 'ERRO_INTEGRACAO',
+    job: false,
+    linha: 'other state, success: unchanged',
+  },
+  {
+    de: 'CANCELADO',
+    reportado: 'SUCESSO',
+    para: 'CANCELADO',
+    job: false,
+    linha: 'other state, success: unchanged',
+  },
+  // Not shown by the spec (docs/agenda.md): an error outside AGUARDANDO_INTEGRACAO changes nothing either.
+  {
+    de: 'AGENDADO',
+    reportado: 'ERRO',
+    para: 'AGENDADO',
+    job: false,
+    linha: 'design: other state, error: unchanged',
+  },
+  {
+    de: 'CONCLUIDO',
+    reportado: 'ERRO',
+    para: 'CONCLUIDO',
+    job: false,
+    linha: 'design: other state, error: unchanged',
+  },
+];
+
+describe('informarIntegracao: the state table of spec 000 §3', () => {
+  it.each(tabela)('$de + $reportado → $para ($linha)', async ({ de, reportado, para, job }) => {
+    const a = await emEstado(de);
+    const before = await tableCounts(t.db);
+    const res = await acme('actions/informarIntegracao', {
+      agenda: a.id,
+      servico: 'erp',
+      status: reportado,
+      motivoDeFalha: reportado === 'ERRO' ? 'NF-e rejeitada' : undefined,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({});
+    const row = await agendaRow(t, 'acme', a.id);
+    expect(row.status).toBe(para);
+    expect(Boolean(res.headers['x-job-id'])).toBe(job);
+    const after = await tableCounts(t.db);
+    if (de === para) {
+      // Nothing at all: no history row, no job, no field touched.
+      expect(after).toEqual(before);
+      expect(row.lastModifiedDate).toEqual(a.lastModifiedDate);
+      return;
+    }
+    expect(after.agenda_historico).toBe(before.agenda_historico! + 1);
+    expect(after.jobs).toBe(before.jobs! + (job ? 1 : 0));
+    expect(await historico(t, 'acme', a.id)).toEqual([expect.objectContaining({ de, para })]);
+    if (para === 'ERRO_INTEGRACAO') {
+      expect(row).toMatchObject({ motivoDeFalha: 'NF-e rejeitada', servicoIntegracao: 'erp' });
+      expect((await historico(t, 'acme', a.id))[0]!.motivo).toBe('NF-e rejeitada');
+    }
+    if (para === 'EXECUTANDO')
+      expect(row).toMatchObject({ inicioExecucao: 'SOLICITADO', servicoIntegracao: 'erp' });
+  });
+
+  it('an error without motivoDeFalha still records why', async () => {
+    const a = await emEstado('AGUARDANDO_INTEGRACAO');
+    await acme('actions/informarIntegracao', { agenda: a.id, servico: 'wms', status: 'ERRO' });
+    expect((await agendaRow(t, 'acme', a.id)).motivoDeFalha).toBe('falha informada por wms, sem motivo');
+  });
+
+  it('rejects an unknown statusIntegracao with 400 naming the field', async () => {
+    const a = await emEstado('AGUARDANDO_INTEGRACAO');
+    const res = await acme('actions/informarIntegracao', { agenda: a.id, servico: 'erp', status: 'OK' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toMatch(/field 'status' must be one of SUCESSO, ERRO/);
+    expect((await agendaRow(t, 'acme', a.id)).status).toBe('AGUARDANDO_INTEGRACAO');
+  });
+
+  it('the start signal is a durable job: it records the hand-over as PENDENTE, once', async () => {
+    const a = await emEstado('AGUARDANDO_INTEGRACAO');
+    const res = await acme('actions/informarIntegracao', { agenda: a.id, servico: 'erp', status: 'SUCESSO' });
+    const jobId = String(res.headers['x-job-id']);
+    expect((await t.platform.jobs.status('acme', jobId))?.state).toBe('queued');
+    // A repeated report finds the agenda EXECUTANDO: nothing more is queued.
+    const again = await acme('actions/informarIntegracao', {
+      agenda: a.id,
+      servico: 'erp',
+      status: 'SUCESSO',
+    });
+    expect(again.headers['x-job-id']).toBeUndefined();
+
+    expect(await t.platform.jobs.drain()).toBeGreaterThanOrEqual(1);
+    const status = await t.platform.jobs.status('acme', jobId);
+    expect(status).toMatchObject({ state: 'done', result: { agendaId: a.id, inicioExecucao: 'PENDENTE' } });
+    const row = await agendaRow(t, 'acme', a.id);
+    expect(row).toMatchObject({ status: 'EXECUTANDO', inicioExecucao: 'PENDENTE', execucaoCircuitoId: null });
+  });
+});

@@ -1,0 +1,136 @@
+import { eq } from 'drizzle-orm';
+import type { Ctx } from '../../../platform/context.ts';
+import type { JobDeclaration } from '../../../platform/registry.ts';
+import { action } from '../../../platform/registry.ts';
+import { Enum, Type } from '../../../platform/schema.ts';
+import { agenda as agendaEntity } from './entities.ts';
+import { E } from './errors.ts';
+import { agendaParaAlterar, compact, mudarEstado, quem, STATUS_INTEGRACAO } from './states.ts';
+import { agenda } from './tables.ts';
+
+// Hand-over of an agenda to the yard (spec 000 §3, §4.5; docs/agenda.md "States"): the ERP
+// integration is awaited, then reported; a success starts the circuit execution in yms/patio
+// through a durable job.
+
+const AgendaRef = Type.String({ minLength: 1, maxLength: 36, description: 'the agenda: its id or its code' });
+const Uuid = (description: string) => Type.String({ format: 'uuid', description });
+
+export const INICIAR_EXECUCAO = 'iniciarExecucaoCircuito';
+
+export const integracao = {
+  aguardarIntegracao: action({
+    description:
+      'AGENDADO → AGUARDANDO_INTEGRACAO: records the circuit, the initial sequence and the optional initial spot ' +
+      'the execution will start from; from any other state 409',
+    input: Type.Object({
+      agenda: AgendaRef,
+      circuito: Uuid('the circuit (yms/patio circuito.id)'),
+      sequenciaInicial: Uuid('the initial sequence of the circuit'),
+      vagaInicial: Type.Optional(Uuid('the initial spot')),
+    }),
+    output: Type.Object({ agenda: agendaEntity.schema }),
+    handler: async (ctx, input) => {
+      const atual = await agendaParaAlterar(ctx, input.agenda);
+      if (atual.status !== 'AGENDADO')
+        throw E.estadoInvalido({
+          codigo: atual.codigo,
+          status: atual.status,
+          operacao: 'aguardarIntegracao',
+          esperado: 'AGENDADO',
+        });
+      const row = await mudarEstado(
+        ctx,
+        atual,
+        'AGUARDANDO_INTEGRACAO',
+        {
+          circuitoId: input.circuito,
+          sequenciaInicialId: input.sequenciaInicial,
+          vagaInicialId: input.vagaInicial ?? null,
+        },
+        `aguardando integração para o circuito ${input.circuito}`,
+      );
+      return { agenda: compact(row) };
+    },
+  }),
+
+  informarIntegracao: action({
+    description:
+      'An integrating service reports its result. In AGUARDANDO_INTEGRACAO: SUCESSO → EXECUTANDO and the start ' +
+      'of the circuit execution is queued; ERRO → ERRO_INTEGRACAO with motivoDeFalha. In any other state nothing ' +
+      'changes (late or repeated reports are harmless)',
+    input: Type.Object({
+      agenda: AgendaRef,
+      servico: Type.String({ minLength: 1, maxLength: 100, description: 'the integrating service' }),
+      status: Enum(STATUS_INTEGRACAO, { description: 'statusIntegracao: SUCESSO or ERRO' }),
+      motivoDeFalha: Type.Optional(Type.String({ maxLength: 2000, description: 'the failure, with ERRO' })),
+    }),
+    output: Type.Object({}),
+    handler: async (ctx, input) => {
+      const atual = await agendaParaAlterar(ctx, input.agenda);
+      // spec 000 §3: informarIntegracao outside AGUARDANDO_INTEGRACAO changes nothing (EXECUTANDO with any
+      // result, any other state with success; an error outside it is ignored too: docs/agenda.md).
+      if (atual.status !== 'AGUARDANDO_INTEGRACAO') {
+        ctx.log.info(
+          { agenda: atual.id, status: atual.status, reported: input.status, servico: input.servico },
+          'informarIntegracao outside AGUARDANDO_INTEGRACAO: nothing changes',
+        );
+        return {};
+      }
+      if (input.status === 'SUCESSO') {
+        await mudarEstado(
+          ctx,
+          atual,
+          'EXECUTANDO',
+          { servicoIntegracao: input.servico, motivoDeFalha: null, inicioExecucao: 'SOLICITADO' },
+          `integração confirmada por ${input.servico}`,
+        );
+        // The signal to start the execution is a job: it commits with this state change or not at all.
+        await ctx.enqueue(INICIAR_EXECUCAO, { agendaId: atual.id });
+        return {};
+      }
+      const motivo = input.motivoDeFalha?.trim() || `falha informada por ${input.servico}, sem motivo`;
+      await mudarEstado(
+        ctx,
+        atual,
+        'ERRO_INTEGRACAO',
+        { servicoIntegracao: input.servico, motivoDeFalha: motivo },
+        motivo,
+      );
+      return {};
+    },
+  }),
+};
+
+/**
+ * The start of the circuit execution after a successful integration. yms/patio does not start
+ * executions yet (issue 4, executions part): the job records the hand-over as PENDENTE on the agenda,
+ * durably, instead of pretending an execution started; that part starts the PENDENTE agendas and
+ * replaces this handler with the call (docs/agenda.md "What is left").
+ */
+export const agendaJobs: Record<string, JobDeclaration> = {
+  [INICIAR_EXECUCAO]: {
+    transaction: 'tenant',
+    maxAttempts: 10,
+    handler: async (ctx: Ctx, payload: unknown) => {
+      const { agendaId } = payload as { agendaId: string };
+      const [atual] = await ctx.tx
+        .select()
+        .from(agenda)
+        .where(ctx.store.scope(agenda, eq(agenda.id, agendaId)))
+        .for('update');
+      // Gone, cancelled or already started meanwhile: the signal has nothing left to do.
+      if (atual?.status !== 'EXECUTANDO' || atual.inicioExecucao !== 'SOLICITADO')
+        return { agendaId, ignorado: true, status: atual?.status ?? null };
+      await ctx.store.update(
+        agenda,
+        { inicioExecucao: 'PENDENTE', lastModifiedBy: quem(ctx), lastModifiedDate: ctx.now() },
+        eq(agenda.id, atual.id),
+      );
+      return {
+        agendaId,
+        inicioExecucao: 'PENDENTE',
+        motivo: 'yms/patio ainda não inicia execuções de circuito',
+      };
+    },
+  },
+};

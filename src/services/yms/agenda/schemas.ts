@@ -1,0 +1,68 @@
+import { DateTime, Enum, Int64, type TSchema, Type } from '../../../platform/schema.ts';
+import { STATUS_AGENDAMENTO } from './states.ts';
+
+// The fields of the agenda record, once (docs/agenda.md "The record"): the entity, the create and
+// update actions of yms/agenda and the agenda operations of yms/patio all read them from here.
+
+const opt = Type.Optional;
+const Str = (max: number, description?: string) =>
+  Type.String({ maxLength: max, ...(description ? { description } : {}) });
+const Id = (description: string) => Type.String({ format: 'uuid', description });
+/** A field only the state actions change: shown, and ignored when sent. */
+const ReadOnly = <T extends TSchema>(schema: T, what: string) =>
+  opt({ ...schema, description: `read-only: ${what}; a value sent is ignored` } as T);
+
+export const StatusAgendamento = Enum(STATUS_AGENDAMENTO, {
+  description:
+    'statusAgendamento: AGENDADO, AGUARDANDO_INTEGRACAO, EXECUTANDO, CONCLUIDO, ERRO_INTEGRACAO, CANCELADO',
+});
+
+export const Custom = Type.Object(
+  {},
+  { additionalProperties: true, description: 'custom fields of the tenant, a JSON object' },
+);
+
+/** The fields a client sets (create) and edits (update); plant, type and expected date are required. */
+export const editable = {
+  chaveIntegracao: opt(Str(100, 'integration key of the ERP; unique in the tenant')),
+  codigoAgrupador: opt(Str(100, 'group code: agendas booked together')),
+  descricao: opt(Str(255)),
+  dataEsperada: DateTime({ description: 'expected arrival' }),
+  plantaId: Id('the plant (yms/patio planta.id)'),
+  tipoAgendamentoId: Id('the appointment type (tipoAgendamento.id)'),
+  veiculoId: opt(Id('the vehicle (yms/patio veiculo.id)')),
+  composicaoVeiculoId: opt(Id('the vehicle composition (yms/patio composicaoVeiculo.id)')),
+  motoristaId: opt(Id('the driver (yms/patio motorista.id)')),
+  parceiroId: opt(Id('the external partner (externalTenant.id)')),
+  observacao: opt(Str(2000)),
+  custom: opt(Custom),
+  unscheduled: opt(
+    Type.Boolean({ description: 'created by arrival control without prior appointment; default false' }),
+  ),
+};
+
+/** The fields only the state actions change. */
+export const readOnly = {
+  codigo: ReadOnly(Int64(), 'sequential code of the tenant, given on creation'),
+  status: opt({
+    ...StatusAgendamento,
+    description:
+      'statusAgendamento; created AGENDADO, changed only by the state actions (a change sent is 422)',
+  }),
+  circuitoId: ReadOnly(Type.String({ format: 'uuid' }), 'circuit recorded by aguardarIntegracao'),
+  sequenciaInicialId: ReadOnly(Type.String({ format: 'uuid' }), 'initial sequence (aguardarIntegracao)'),
+  vagaInicialId: ReadOnly(Type.String({ format: 'uuid' }), 'initial spot (aguardarIntegracao)'),
+  servicoIntegracao: ReadOnly(Type.String(), 'service that last reported through informarIntegracao'),
+  motivoDeFalha: ReadOnly(Type.String(), 'failure reported through informarIntegracao'),
+  inicioExecucao: ReadOnly(
+    Type.String(),
+    'start of the circuit execution after integration: SOLICITADO, PENDENTE, INICIADO',
+  ),
+  execucaoCircuitoId: ReadOnly(Type.String({ format: 'uuid' }), 'the circuit execution, once started'),
+};
+
+/** An agenda to update: its id and the fields to change (absent fields keep their value). */
+export const AgendaAlteracao = Type.Object(
+  { id: Id('the agenda'), ...Type.Partial(Type.Object(editable)).properties, ...readOnly },
+  { title: 'agenda' },
+);

@@ -1,0 +1,25 @@
+import { defineService } from '../../../platform/registry.ts';
+import { standardOperations } from '../../../platform/standard.ts';
+import { agendas } from './agendas.ts';
+import { agendaEntities } from './entities.ts';
+import { agendaJobs, integracao } from './integracao.ts';
+
+// yms/agenda 7.63.0 (spec 000 §2.5, §3, §4.4-4.6), first part: the agenda record with its states and
+// history, its create, update and search paths (for yms/patio, through ctx.call), the hand-over to
+// the yard (aguardarIntegracao, informarIntegracao) and the `agenda` entity. The rest of scheduling
+// (types, slots, partners, attachments) is issue 5: docs/agenda.md.
+
+export default defineService({
+  domain: 'yms',
+  name: 'agenda',
+  version: '7.63.0',
+  title: 'Scheduling',
+  description: 'Scheduling: appointments (agendas) of vehicles at a plant and their states',
+  operations: {
+    ...standardOperations({ health: 'healthcheck', healthShape: 'checkData' }),
+    ...agendas,
+    ...integracao,
+  },
+  entities: agendaEntities,
+  jobs: agendaJobs,
+});

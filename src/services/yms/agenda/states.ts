@@ -1,0 +1,107 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Ctx } from '../../../platform/context.ts';
+import { rowsOf } from '../../../platform/db/database.ts';
+import { E } from './errors.ts';
+import { agenda, agendaHistorico } from './tables.ts';
+
+// The states of an agenda (spec 000 §3; docs/agenda.md "statusAgendamento") and the few store
+// functions every state change goes through: the code counter, the locked read, the history row.
+
+export const STATUS_AGENDAMENTO = [
+  'AGENDADO',
+  'AGUARDANDO_INTEGRACAO',
+  'EXECUTANDO',
+  'CONCLUIDO',
+  'ERRO_INTEGRACAO',
+  'CANCELADO',
+] as const;
+export type StatusAgendamento = (typeof STATUS_AGENDAMENTO)[number];
+
+/** Finished agendas: nothing about them changes any more. */
+export const FINALIZADOS: readonly StatusAgendamento[] = ['CONCLUIDO', 'CANCELADO'];
+
+/** statusIntegracao (spec 000 §2.5, values not shown): what an integrating service reports. */
+export const STATUS_INTEGRACAO = ['SUCESSO', 'ERRO'] as const;
+
+/** Where the start of the circuit execution stands after a successful integration. */
+export type InicioExecucao = 'SOLICITADO' | 'PENDENTE' | 'INICIADO';
+
+export type AgendaRow = typeof agenda.$inferSelect;
+
+/** The audit name of the caller, as the entity engine writes it. */
+export const quem = (ctx: Pick<Ctx, 'caller'>) =>
+  ctx.caller.keyId ? `${ctx.caller.kind}:${ctx.caller.keyId}` : ctx.caller.kind;
+
+/**
+ * The next code of the tenant. One statement increments the tenant's counter row and returns it:
+ * the row stays locked until the creating transaction ends, so concurrent creations queue on it and
+ * never share a code, and a rolled-back creation gives its code back (DESIGN.md "Persistence").
+ */
+export async function proximoCodigo(ctx: Pick<Ctx, 'tx' | 'tenant'>): Promise<number> {
+  const result = await ctx.tx.execute(sql`
+    insert into agenda_contador (tenant, n) values (${ctx.tenant.name}, 1)
+    on conflict (tenant) do update set n = agenda_contador.n + 1
+    returning n`);
+  return Number(rowsOf<{ n: number | string }>(result)[0]!.n);
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The agenda named by its id or its code, locked FOR UPDATE until the transaction ends, so two
+ * state changes of one agenda run one after the other. Unknown (or another tenant's): 404.
+ */
+export async function agendaParaAlterar(ctx: Ctx, ref: string): Promise<AgendaRow> {
+  const trimmed = ref.trim();
+  const where = UUID.test(trimmed)
+    ? eq(agenda.id, trimmed.toLowerCase())
+    : /^\d{1,15}$/.test(trimmed)
+      ? eq(agenda.codigo, Number(trimmed))
+      : undefined;
+  if (!where) throw E.agendaNotFound({ id: ref });
+  const [row] = await ctx.tx.select().from(agenda).where(ctx.store.scope(agenda, where)).for('update');
+  if (!row) throw E.agendaNotFound({ id: ref });
+  return row;
+}
+
+/** Writes one history row: the agenda went from `de` (undefined on creation) to `para`. */
+export async function registrarHistorico(
+  ctx: Ctx,
+  agendaId: string,
+  de: StatusAgendamento | undefined,
+  para: StatusAgendamento,
+  motivo?: string | null,
+): Promise<void> {
+  await ctx.store.insert(agendaHistorico, [
+    { agendaId, de: de ?? null, para, quem: quem(ctx), quando: ctx.now(), motivo: motivo ?? null },
+  ]);
+}
+
+/**
+ * Moves a locked agenda to `para` with `changes`, and writes the history row, in the caller's
+ * transaction. Returns the updated row.
+ */
+export async function mudarEstado(
+  ctx: Ctx,
+  atual: AgendaRow,
+  para: StatusAgendamento,
+  changes: Partial<AgendaRow> = {},
+  motivo?: string | null,
+): Promise<AgendaRow> {
+  const [row] = await ctx.store
+    .update(
+      agenda,
+      { ...changes, status: para, lastModifiedBy: quem(ctx), lastModifiedDate: ctx.now() },
+      eq(agenda.id, atual.id),
+    )
+    .returning();
+  await registrarHistorico(ctx, atual.id, atual.status as StatusAgendamento, para, motivo);
+  return row!;
+}
+
+/** Drops null fields and the tenant: outputs show only what is set. */
+export function compact<T extends Record<string, unknown>>(row: T): T {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(row)) if (v !== null && v !== undefined && k !== 'tenant') out[k] = v;
+  return out as T;
+}

@@ -1,0 +1,113 @@
+import { sql } from 'drizzle-orm';
+import {
+  type AnyPgColumn,
+  bigint,
+  boolean,
+  index,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { tenantColumn, tenantIsolation } from '../../../platform/db/tenancy.ts';
+import { entityColumns } from '../../../platform/entities/entity.ts';
+
+// yms/agenda's tables (docs/agenda.md "The record"). Property names are the JSON field names: the
+// entity engine and the queries read them. References to patio's records (plant, vehicle, driver,
+// composition, circuit) and to the appointment type are plain UUIDs: those records belong to other
+// services, which check them (a foreign key across services would tie their tables together).
+
+const trgm = (name: string, column: AnyPgColumn) => index(name).using('gin', sql`${column} gin_trgm_ops`);
+
+function entity() {
+  const { id: _id, ...audit } = entityColumns('uuid');
+  return { id: uuid('id').primaryKey().defaultRandom(), ...audit };
+}
+
+export const agenda = pgTable(
+  'agenda',
+  {
+    ...entity(),
+    /** Sequential per tenant, from agenda_contador (never read-then-write). */
+    codigo: bigint('codigo', { mode: 'number' }).notNull(),
+    chaveIntegracao: text('chave_integracao'),
+    codigoAgrupador: text('codigo_agrupador'),
+    descricao: text('descricao'),
+    dataEsperada: timestamp('data_esperada', { withTimezone: true }).notNull(),
+    plantaId: uuid('planta_id').notNull(),
+    tipoAgendamentoId: uuid('tipo_agendamento_id').notNull(),
+    veiculoId: uuid('veiculo_id'),
+    composicaoVeiculoId: uuid('composicao_veiculo_id'),
+    motoristaId: uuid('motorista_id'),
+    /** The external partner (externalTenant) the appointment is for. */
+    parceiroId: uuid('parceiro_id'),
+    observacao: text('observacao'),
+    /** Custom fields of the tenant (spec 000 §4.6: the agenda entity is customizable). */
+    custom: jsonb('custom').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+    /** Created by arrival control without a prior appointment. */
+    unscheduled: boolean('unscheduled').notNull().default(false),
+    /** statusAgendamento (states.ts); changed only by the state actions. */
+    status: text('status').notNull().default('AGENDADO'),
+    // Hand-over to the yard, recorded by aguardarIntegracao for the execution to start from.
+    circuitoId: uuid('circuito_id'),
+    sequenciaInicialId: uuid('sequencia_inicial_id'),
+    vagaInicialId: uuid('vaga_inicial_id'),
+    /** The integrating service that last reported (informarIntegracao). */
+    servicoIntegracao: text('servico_integracao'),
+    motivoDeFalha: text('motivo_de_falha'),
+    /** Where the start of the circuit execution stands: SOLICITADO, PENDENTE, INICIADO. */
+    inicioExecucao: text('inicio_execucao'),
+    execucaoCircuitoId: uuid('execucao_circuito_id'),
+  },
+  (t) => [
+    uniqueIndex('agenda_codigo').on(t.tenant, t.codigo),
+    uniqueIndex('agenda_chave_integracao')
+      .on(t.tenant, t.chaveIntegracao)
+      .where(sql`${t.chaveIntegracao} is not null`),
+    index('agenda_data_esperada').on(t.tenant, t.dataEsperada, t.codigo),
+    index('agenda_planta_data').on(t.tenant, t.plantaId, t.dataEsperada),
+    index('agenda_status_data').on(t.tenant, t.status, t.dataEsperada),
+    index('agenda_tipo').on(t.tenant, t.tipoAgendamentoId),
+    index('agenda_veiculo').on(t.tenant, t.veiculoId),
+    index('agenda_motorista').on(t.tenant, t.motoristaId),
+    index('agenda_parceiro').on(t.tenant, t.parceiroId),
+    index('agenda_agrupador').on(t.tenant, t.codigoAgrupador),
+    index('agenda_inicio_execucao')
+      .on(t.tenant, t.inicioExecucao)
+      .where(sql`${t.inicioExecucao} = 'PENDENTE'`),
+    trgm('agenda_descricao_trgm', t.descricao),
+    tenantIsolation(t.tenant),
+  ],
+);
+
+/**
+ * Every change of an agenda's state: from (de, empty on creation), to (para), who, when and why.
+ * No foreign key: the entity's create path writes the creation row before the agenda row exists
+ * (its hook runs before the insert); deleting an agenda deletes its history (entities.ts).
+ */
+export const agendaHistorico = pgTable(
+  'agenda_historico',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenant: tenantColumn(),
+    agendaId: uuid('agenda_id').notNull(),
+    de: text('de'),
+    para: text('para').notNull(),
+    quem: text('quem').notNull(),
+    quando: timestamp('quando', { withTimezone: true }).notNull(),
+    motivo: text('motivo'),
+  },
+  (t) => [index('agenda_historico_agenda').on(t.tenant, t.agendaId, t.quando), tenantIsolation(t.tenant)],
+);
+
+/** The last agenda code of each tenant: one row, incremented in the creating transaction. */
+export const agendaContador = pgTable(
+  'agenda_contador',
+  {
+    tenant: tenantColumn().primaryKey(),
+    n: bigint('n', { mode: 'number' }).notNull(),
+  },
+  (t) => [tenantIsolation(t.tenant)],
+);

@@ -1,0 +1,339 @@
+import { and, desc, eq, isNull } from 'drizzle-orm';
+import type { Ctx } from '../../../platform/context.ts';
+import { event, query } from '../../../platform/registry.ts';
+import { DateTime, Record as SpecRecord, type Static, Type } from '../../../platform/schema.ts';
+import { normalizePlaca } from './entities.ts';
+import { E } from './errors.ts';
+import {
+  avancarEtapa,
+  type ExecucaoRow,
+  execucaoEmAndamento,
+  execucaoEmAndamentoOf,
+  finalizarExecucao,
+  origemEvento,
+  sequenciasDe,
+  trocarMotorista,
+} from './execucao.ts';
+import { area, controleArea, motorista, planta, presencaPatio, vaga, veiculo } from './tables.ts';
+import { alocarVaga, liberarVaga } from './vagas.ts';
+
+// The yard events (spec 000 §4.3, §6; docs/patio.md "Yard events"): a vehicle enters the yard, an
+// area of it, leaves it; the driver of an execution changes. Each applies its effect in the
+// operation's transaction and is then published to the outbox by the platform (docs/events.md);
+// an inconsistent event (leaving a yard the vehicle is not in) is refused with a clear error and
+// changes nothing.
+
+/** Arrivals buscarHistoricoControleChegada answers: the latest ones, in arrival order. */
+export const MAX_HISTORICO_CHEGADA = 1000;
+
+const Uuid = (description: string) => Type.String({ format: 'uuid', description });
+
+export const YardInput = SpecRecord(
+  'yardInput',
+  Type.Object({
+    plantaId: Uuid('the plant whose yard it is'),
+    areaId: Type.Optional(
+      Uuid(
+        'the area: the gate on entry, the area entered, the exit gate on exit (required by vehicleEnteredAreaInYard)',
+      ),
+    ),
+    veiculoId: Type.Optional(Uuid('the vehicle; or placa')),
+    placa: Type.Optional(
+      Type.String({
+        pattern: '^[A-Za-z]{3}-?\\d[A-Za-z0-9]\\d{2}$',
+        description: 'the plate read (ABC1234, ABC1D23); identifies the vehicle when veiculoId is absent',
+      }),
+    ),
+    motoristaId: Type.Optional(Uuid('the driver')),
+    dataHora: Type.Optional(
+      DateTime({ description: 'when it happened, by the device; default: when received' }),
+    ),
+    origem: Type.Optional(
+      Type.String({ maxLength: 100, description: 'who reported it: a gate camera, a reader, an operator' }),
+    ),
+  }),
+);
+type YardInput = Static<typeof YardInput>;
+
+export const ControleArea = SpecRecord(
+  'controleArea',
+  Type.Object({
+    id: Uuid('the arrival'),
+    areaId: Uuid('the area'),
+    veiculoId: Type.Optional(Uuid('the vehicle')),
+    motoristaId: Type.Optional(Uuid('the driver')),
+    execucaoCircuitoId: Type.Optional(Uuid('the execution the vehicle was running')),
+    agendaId: Type.Optional(Uuid('its agenda')),
+    placa: Type.String(),
+    origem: Type.Optional(Type.String()),
+    chegadaEm: DateTime({ description: 'arrival' }),
+    saidaEm: Type.Optional(DateTime({ description: 'when it left for another area or the yard' })),
+  }),
+);
+
+interface Fato {
+  veiculo: typeof veiculo.$inferSelect;
+  planta: typeof planta.$inferSelect;
+  area: typeof area.$inferSelect | undefined;
+  quando: Date;
+  origem: string | null;
+}
+
+/** Resolves and checks what a yardInput names: plant, area of that plant, vehicle (by id or plate), driver. */
+async function fato(ctx: Ctx, input: YardInput): Promise<Fato> {
+  const [p] = await ctx.store.select(planta, eq(planta.id, input.plantaId));
+  if (!p) throw E.plantaNotFound({ id: input.plantaId });
+  let a: typeof area.$inferSelect | undefined;
+  if (input.areaId) {
+    [a] = await ctx.store.select(area, eq(area.id, input.areaId));
+    if (!a) throw E.areaNotFound({ id: input.areaId });
+    if (a.plantaId !== p.id) throw E.areaDeOutraPlanta({ areaId: a.id, field: 'areaId', plantaId: p.id });
+  }
+  let v: typeof veiculo.$inferSelect | undefined;
+  if (input.veiculoId) {
+    [v] = await ctx.store.select(veiculo, eq(veiculo.id, input.veiculoId));
+    if (!v) throw E.veiculoNotFound({ id: input.veiculoId });
+    if (input.placa && normalizePlaca(input.placa) !== v.placa)
+      throw E.placaDivergente({ placa: input.placa, veiculoId: v.id, placaVeiculo: v.placa });
+  } else if (input.placa) {
+    [v] = await ctx.store.select(veiculo, eq(veiculo.placa, normalizePlaca(input.placa)));
+    if (!v) throw E.placaNaoCadastrada({ placa: normalizePlaca(input.placa) });
+  } else throw E.veiculoNaoIdentificado();
+  if (input.motoristaId) {
+    const [m] = await ctx.store.select(motorista, eq(motorista.id, input.motoristaId));
+    if (!m) throw E.motoristaNotFound({ id: input.motoristaId });
+  }
+  const quando = input.dataHora ? new Date(input.dataHora) : ctx.now();
+  return { veiculo: v, planta: p, area: a, quando, origem: input.origem ?? null };
+}
+
+/** The vehicle's open stay in a yard (any plant), if any. */
+async function presencaDe(ctx: Ctx, veiculoId: string) {
+  const [row] = await ctx.store.select(
+    presencaPatio,
+    and(eq(presencaPatio.veiculoId, veiculoId), isNull(presencaPatio.saidaEm)),
+  );
+  return row;
+}
+
+/** The open stay in this plant's yard, or 409. */
+async function presencaNaPlanta(ctx: Ctx, f: Fato) {
+  const row = await presencaDe(ctx, f.veiculo.id);
+  if (!row || row.plantaId !== f.planta.id)
+    throw E.veiculoForaDoPatio({ placa: f.veiculo.placa, plantaId: f.planta.id });
+  return row;
+}
+
+/** Closes the vehicle's open arrival (it left that area). */
+const sairDaArea = (ctx: Ctx, veiculoId: string, quando: Date) =>
+  ctx.store.update(
+    controleArea,
+    { saidaEm: quando },
+    and(eq(controleArea.veiculoId, veiculoId), isNull(controleArea.saidaEm)),
+  );
+
+/** Advances the execution when the area is where its next sequence happens. */
+async function avancarSeProxima(ctx: Ctx, exec: ExecucaoRow, areaId: string, f: Fato, evento: string) {
+  const sequencias = await sequenciasDe(ctx, exec.circuitoId);
+  const i = sequencias.findIndex((s) => s.id === exec.sequenciaAtualId);
+  const proxima = sequencias[i + 1];
+  if (proxima?.areaId !== areaId) return exec;
+  return avancarEtapa(ctx, exec, origemEvento(evento), { quando: f.quando });
+}
+
+/** The arrival of the vehicle in an area: the arrival row, and the execution's step when it is next. */
+async function chegarNaArea(
+  ctx: Ctx,
+  f: Fato,
+  areaId: string,
+  motoristaId: string | null,
+  evento: string,
+  fechada = false,
+) {
+  await sairDaArea(ctx, f.veiculo.id, f.quando);
+  let exec = await execucaoEmAndamento(ctx, { veiculoId: f.veiculo.id });
+  if (exec) exec = await avancarSeProxima(ctx, exec, areaId, f, evento);
+  await ctx.store.insert(controleArea, [
+    {
+      areaId,
+      veiculoId: f.veiculo.id,
+      motoristaId: motoristaId ?? exec?.motoristaId ?? null,
+      execucaoCircuitoId: exec?.id ?? null,
+      agendaId: exec?.agendaId ?? null,
+      placa: f.veiculo.placa,
+      origem: f.origem,
+      chegadaEm: f.quando,
+      saidaEm: fechada ? f.quando : null,
+    },
+  ]);
+  return exec;
+}
+
+const unique = (err: unknown) => {
+  const e = err as { code?: string; cause?: { code?: string } };
+  return (e.cause?.code ?? e.code) === '23505';
+};
+
+export const eventos = {
+  vehicleEnteredYard: event({
+    description:
+      "A vehicle entered the plant's yard (through the gate areaId, when given): its stay begins and, at the " +
+      'gate, an arrival is recorded. 409 when the vehicle is already in a yard',
+    input: YardInput,
+    handler: async (ctx, input) => {
+      const f = await fato(ctx, input);
+      const aberta = await presencaDe(ctx, f.veiculo.id);
+      if (aberta)
+        throw E.veiculoJaNoPatio({
+          placa: f.veiculo.placa,
+          plantaId: aberta.plantaId,
+          desde: aberta.entradaEm.toISOString(),
+        });
+      try {
+        await ctx.store.insert(presencaPatio, [
+          {
+            plantaId: f.planta.id,
+            veiculoId: f.veiculo.id,
+            motoristaId: input.motoristaId ?? null,
+            placa: f.veiculo.placa,
+            areaEntradaId: f.area?.id ?? null,
+            origemEntrada: f.origem,
+            entradaEm: f.quando,
+          },
+        ]);
+      } catch (err) {
+        // The same vehicle entering twice at once: the unique index keeps one stay.
+        if (unique(err))
+          throw E.veiculoJaNoPatio({ placa: f.veiculo.placa, plantaId: f.planta.id, desde: 'agora' });
+        throw err;
+      }
+      if (f.area) await chegarNaArea(ctx, f, f.area.id, input.motoristaId ?? null, 'vehicleEnteredYard');
+      return undefined as never;
+    },
+  }),
+
+  vehicleEnteredAreaInYard: event({
+    description:
+      'A vehicle in the yard entered an area: the arrival is recorded, a spot is taken when the area has spots ' +
+      '(the first free one; 422 when none is free), and its running execution advances when the area is its ' +
+      'next sequence’s. 409 when the vehicle is not in this plant’s yard',
+    input: YardInput,
+    handler: async (ctx, input) => {
+      if (!input.areaId) throw E.areaObrigatoria({ evento: 'vehicleEnteredAreaInYard' });
+      const f = await fato(ctx, input);
+      const a = f.area!;
+      const presenca = await presencaNaPlanta(ctx, f);
+      // The vehicle left the spot it held in another area; it keeps the one it holds in this one.
+      const [atual] = await ctx.store.select(vaga, eq(vaga.veiculoId, f.veiculo.id));
+      if (atual?.areaId !== a.id) {
+        if (atual) await liberarVaga(ctx, f.veiculo.id);
+        const [comVagas] = await ctx.tx
+          .select({ id: vaga.id })
+          .from(vaga)
+          .where(ctx.store.scope(vaga, eq(vaga.areaId, a.id)))
+          .limit(1);
+        if (comVagas) await alocarVaga(ctx, a.id, f.veiculo.id);
+      }
+      await chegarNaArea(
+        ctx,
+        f,
+        a.id,
+        input.motoristaId ?? presenca.motoristaId ?? null,
+        'vehicleEnteredAreaInYard',
+      );
+      return undefined as never;
+    },
+  }),
+
+  vehicleExitedYard: event({
+    description:
+      "A vehicle left the plant's yard (through the exit areaId, when given): its spot is freed, its arrival " +
+      'closed, its stay ended; a running execution at its last sequence finishes. 409 when the vehicle is not ' +
+      'in this plant’s yard',
+    input: YardInput,
+    handler: async (ctx, input) => {
+      const f = await fato(ctx, input);
+      const presenca = await presencaNaPlanta(ctx, f);
+      await liberarVaga(ctx, f.veiculo.id);
+      let exec: ExecucaoRow | undefined;
+      if (f.area)
+        exec = await chegarNaArea(ctx, f, f.area.id, input.motoristaId ?? null, 'vehicleExitedYard', true);
+      else {
+        await sairDaArea(ctx, f.veiculo.id, f.quando);
+        exec = await execucaoEmAndamento(ctx, { veiculoId: f.veiculo.id });
+      }
+      if (exec?.situacao === 'EXECUTANDO') {
+        const sequencias = await sequenciasDe(ctx, exec.circuitoId);
+        if (sequencias.at(-1)?.id === exec.sequenciaAtualId)
+          await finalizarExecucao(ctx, exec, origemEvento('vehicleExitedYard'), f.quando);
+      }
+      await ctx.store.update(
+        presencaPatio,
+        { saidaEm: f.quando, areaSaidaId: f.area?.id ?? null, origemSaida: f.origem },
+        eq(presencaPatio.id, presenca.id),
+      );
+      return undefined as never;
+    },
+  }),
+
+  motoristaAlteradoEmExecucao: event({
+    description:
+      'The driver of a running execution changed: motoristaNovoId takes over (409 when that driver is in ' +
+      'another running execution, or when motoristaAntigoId is no longer the execution’s driver)',
+    input: Type.Object({
+      agendaId: Uuid('the agenda of the execution'),
+      execucaoCircuitoid: Uuid('the execution (spelled as in the spec)'),
+      motoristaAntigoId: Uuid('the driver being replaced'),
+      motoristaNovoId: Uuid('the new driver'),
+      motivo: Type.Optional(Type.String({ maxLength: 400, description: 'why the driver changed' })),
+    }),
+    handler: async (ctx, input) => {
+      const exec = await execucaoEmAndamentoOf(ctx, input.execucaoCircuitoid);
+      if (exec.agendaId !== input.agendaId)
+        throw E.agendaDivergente({
+          id: exec.id,
+          agendaExecucao: exec.agendaId ?? '(nenhuma)',
+          agendaId: input.agendaId,
+        });
+      // An execution started without a driver takes any motoristaAntigoId.
+      if (exec.motoristaId && exec.motoristaId !== input.motoristaAntigoId)
+        throw E.motoristaAntigoDivergente({
+          id: exec.id,
+          atual: exec.motoristaId,
+          antigo: input.motoristaAntigoId,
+        });
+      await trocarMotorista(ctx, exec, input.motoristaNovoId, origemEvento('motoristaAlteradoEmExecucao'));
+      if (exec.veiculoId)
+        await ctx.store.update(
+          presencaPatio,
+          { motoristaId: input.motoristaNovoId },
+          and(eq(presencaPatio.veiculoId, exec.veiculoId), isNull(presencaPatio.saidaEm)),
+        );
+      return undefined as never;
+    },
+  }),
+
+  buscarHistoricoControleChegada: query({
+    description: `The arrivals in an area in arrival order (the latest ${MAX_HISTORICO_CHEGADA})`,
+    get: true,
+    input: Type.Object({ areaId: Uuid('the area') }),
+    output: Type.Object({ content: Type.Array(ControleArea) }),
+    handler: async (ctx, input) => {
+      const [a] = await ctx.store.select(area, eq(area.id, input.areaId));
+      if (!a) throw E.areaNotFound({ id: input.areaId });
+      const rows = await ctx.tx
+        .select()
+        .from(controleArea)
+        .where(ctx.store.scope(controleArea, eq(controleArea.areaId, a.id)))
+        .orderBy(desc(controleArea.chegadaEm), desc(controleArea.id))
+        .limit(MAX_HISTORICO_CHEGADA);
+      rows.reverse();
+      return {
+        content: rows.map((r) => {
+          const { tenant: _t, ...rest } = r;
+          return Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== null)) as never;
+        }),
+      };
+    },
+  }),
+};
