@@ -1,5 +1,15 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, tableCounts, testApp } from '../../../../test/harness.ts';
+import {
+  makeArea,
+  makeCircuito,
+  makeMotorista,
+  makePlanta,
+  makeSequencia,
+  makeVeiculo,
+  seed,
+} from '../patio/fixtures.ts';
+import { area, circuito, motorista, planta, sequenciaCircuito, veiculo } from '../patio/tables.ts';
 import { agendaCall, agendaRow, historico, makeAgenda, type Status, seedAgendas } from './fixtures.ts';
 import { STATUS_AGENDAMENTO } from './states.ts';
 
@@ -13,9 +23,12 @@ const CIRCUITO = '00000000-0000-4000-8000-0000000c0001';
 const SEQUENCIA = '00000000-0000-4000-8000-0000000c0002';
 const VAGA = '00000000-0000-4000-8000-0000000c0003';
 
+let acmeKey: string;
+
 beforeAll(async () => {
   t = await testApp();
-  acme = agendaCall(t, 'acme', await t.tenant('acme'));
+  acmeKey = await t.tenant('acme');
+  acme = agendaCall(t, 'acme', acmeKey);
   globex = agendaCall(t, 'globex', await t.tenant('globex'));
 });
 
@@ -223,7 +236,7 @@ describe('informarIntegracao: the state table of spec 000 §3', () => {
     expect((await agendaRow(t, 'acme', a.id)).status).toBe('AGUARDANDO_INTEGRACAO');
   });
 
-  it('the start signal is a durable job: it records the hand-over as PENDENTE, once', async () => {
+  it('the start signal is a durable job, queued once; an agenda without circuit or vehicle records FALHOU', async () => {
     const a = await emEstado('AGUARDANDO_INTEGRACAO');
     const res = await acme('actions/informarIntegracao', { agenda: a.id, servico: 'erp', status: 'SUCESSO' });
     const jobId = String(res.headers['x-job-id']);
@@ -238,8 +251,77 @@ describe('informarIntegracao: the state table of spec 000 §3', () => {
 
     expect(await t.platform.jobs.drain()).toBeGreaterThanOrEqual(1);
     const status = await t.platform.jobs.status('acme', jobId);
-    expect(status).toMatchObject({ state: 'done', result: { agendaId: a.id, inicioExecucao: 'PENDENTE' } });
+    expect(status).toMatchObject({ state: 'done', result: { agendaId: a.id, inicioExecucao: 'FALHOU' } });
     const row = await agendaRow(t, 'acme', a.id);
-    expect(row).toMatchObject({ status: 'EXECUTANDO', inicioExecucao: 'PENDENTE', execucaoCircuitoId: null });
+    expect(row).toMatchObject({ status: 'EXECUTANDO', inicioExecucao: 'FALHOU', execucaoCircuitoId: null });
+    expect(row.motivoDeFalha).toMatch(/não tem circuito ou veículo/);
+  });
+});
+
+describe('the hand-over to the yard', () => {
+  // A real yard: a plant, two areas, a circuit of two sequences, vehicles and a driver.
+  async function yard() {
+    const [pl] = await seed(t, 'acme', planta, [makePlanta()]);
+    const areas = await seed(t, 'acme', area, [makeArea(pl!.id), makeArea(pl!.id)]);
+    const [c] = await seed(t, 'acme', circuito, [makeCircuito(pl!.id)]);
+    const seqs = await seed(t, 'acme', sequenciaCircuito, [
+      makeSequencia(c!.id, 1, areas[0]!.id),
+      makeSequencia(c!.id, 2, areas[1]!.id),
+    ]);
+    const vs = await seed(t, 'acme', veiculo, [makeVeiculo(), makeVeiculo()]);
+    const [m] = await seed(t, 'acme', motorista, [makeMotorista()]);
+    return { circuitoId: c!.id, sequencias: seqs, veiculos: vs, motoristaId: m!.id };
+  }
+
+  async function integrated(fields: Record<string, unknown>) {
+    const [a] = await seedAgendas(t, 'acme', [makeAgenda({ status: 'AGUARDANDO_INTEGRACAO', ...fields })]);
+    const res = await acme('actions/informarIntegracao', {
+      agenda: a!.id,
+      servico: 'erp',
+      status: 'SUCESSO',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    await t.platform.jobs.drain();
+    return agendaRow(t, 'acme', a!.id);
+  }
+
+  it('starts the circuit execution in yms/patio at the recorded sequence and marks the agenda INICIADO', async () => {
+    const y = await yard();
+    const row = await integrated({
+      circuitoId: y.circuitoId,
+      sequenciaInicialId: y.sequencias[1]!.id,
+      veiculoId: y.veiculos[0]!.id,
+      motoristaId: y.motoristaId,
+    });
+    expect(row).toMatchObject({ status: 'EXECUTANDO', inicioExecucao: 'INICIADO' });
+    const patio = (op: string, body: unknown) =>
+      t.call('acme', `yms/patio/queries/${op}`, body, { auth: acmeKey });
+    const running = await patio('quantidadeExecucaoCircuitoPorVeiculo', { veiculoId: y.veiculos[0]!.id });
+    expect(running.json()).toEqual({ quantidade: 1 });
+    const at = await patio('buscarExecucaoCircuitoPorSequencia', {
+      sequenciaCircuitoId: y.sequencias[1]!.id,
+    });
+    expect(at.json().execucaoCircuito).toMatchObject({ id: row.execucaoCircuitoId, agendaId: row.id });
+  });
+
+  it('records the yard’s refusal (the driver is already in an execution) as FALHOU, without retrying', async () => {
+    const y = await yard();
+    await integrated({ circuitoId: y.circuitoId, veiculoId: y.veiculos[0]!.id, motoristaId: y.motoristaId });
+    const row = await integrated({
+      circuitoId: y.circuitoId,
+      veiculoId: y.veiculos[1]!.id,
+      motoristaId: y.motoristaId,
+    });
+    expect(row).toMatchObject({ status: 'EXECUTANDO', inicioExecucao: 'FALHOU', execucaoCircuitoId: null });
+    expect(row.motivoDeFalha).toMatch(/./);
+    const running = await t.call(
+      'acme',
+      'yms/patio/queries/quantidadeExecucaoCircuitoPorVeiculo',
+      {
+        veiculoId: y.veiculos[1]!.id,
+      },
+      { auth: acmeKey },
+    );
+    expect(running.json()).toEqual({ quantidade: 0 });
   });
 });

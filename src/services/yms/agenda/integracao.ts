@@ -1,5 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../../platform/context.ts';
+import { ApiError } from '../../../platform/errors.ts';
 import type { JobDeclaration } from '../../../platform/registry.ts';
 import { action } from '../../../platform/registry.ts';
 import { Enum, Type } from '../../../platform/schema.ts';
@@ -102,10 +103,11 @@ export const integracao = {
 };
 
 /**
- * The start of the circuit execution after a successful integration. yms/patio does not start
- * executions yet (issue 4, executions part): the job records the hand-over as PENDENTE on the agenda,
- * durably, instead of pretending an execution started; that part starts the PENDENTE agendas and
- * replaces this handler with the call (docs/agenda.md "What is left").
+ * The start of the circuit execution after a successful integration (spec 000 §3: "a signal to
+ * start circuit execution is sent"): a durable job that asks yms/patio to start it. Inside a
+ * savepoint, so a refusal of the yard (the vehicle is already in another execution, the circuit is
+ * inactive) is recorded on the agenda as FALHOU with the reason, and the job ends; anything else
+ * (the database went away) fails the attempt, and the job is retried.
  */
 export const agendaJobs: Record<string, JobDeclaration> = {
   [INICIAR_EXECUCAO]: {
@@ -121,16 +123,39 @@ export const agendaJobs: Record<string, JobDeclaration> = {
       // Gone, cancelled or already started meanwhile: the signal has nothing left to do.
       if (atual?.status !== 'EXECUTANDO' || atual.inicioExecucao !== 'SOLICITADO')
         return { agendaId, ignorado: true, status: atual?.status ?? null };
-      await ctx.store.update(
-        agenda,
-        { inicioExecucao: 'PENDENTE', lastModifiedBy: quem(ctx), lastModifiedDate: ctx.now() },
-        eq(agenda.id, atual.id),
-      );
-      return {
-        agendaId,
-        inicioExecucao: 'PENDENTE',
-        motivo: 'yms/patio ainda não inicia execuções de circuito',
-      };
+      const registrar = async (values: Partial<typeof agenda.$inferInsert>) =>
+        ctx.store.update(
+          agenda,
+          { ...values, lastModifiedBy: quem(ctx), lastModifiedDate: ctx.now() },
+          eq(agenda.id, atual.id),
+        );
+      if (!atual.circuitoId || !atual.veiculoId) {
+        const motivo = 'a agenda não tem circuito ou veículo para iniciar a execução';
+        await registrar({ inicioExecucao: 'FALHOU', motivoDeFalha: motivo });
+        return { agendaId, inicioExecucao: 'FALHOU', motivo };
+      }
+      await ctx.tx.execute(sql`savepoint iniciar_execucao`);
+      try {
+        const { execucaoCircuito } = await ctx.call<{ execucaoCircuito: { id: string } }>(
+          'yms/patio/actions/iniciarExecucaoCircuito',
+          {
+            circuitoId: atual.circuitoId,
+            veiculoId: atual.veiculoId,
+            agendaId: atual.id,
+            ...(atual.motoristaId ? { motoristaId: atual.motoristaId } : {}),
+            ...(atual.sequenciaInicialId ? { sequenciaInicialId: atual.sequenciaInicialId } : {}),
+            ...(atual.vagaInicialId ? { vagaInicialId: atual.vagaInicialId } : {}),
+          },
+        );
+        await ctx.tx.execute(sql`release savepoint iniciar_execucao`);
+        await registrar({ inicioExecucao: 'INICIADO', execucaoCircuitoId: execucaoCircuito.id });
+        return { agendaId, inicioExecucao: 'INICIADO', execucaoCircuitoId: execucaoCircuito.id };
+      } catch (err) {
+        if (!(err instanceof ApiError) || err.status >= 500) throw err;
+        await ctx.tx.execute(sql`rollback to savepoint iniciar_execucao`);
+        await registrar({ inicioExecucao: 'FALHOU', motivoDeFalha: err.message });
+        return { agendaId, inicioExecucao: 'FALHOU', motivo: err.message };
+      }
     },
   },
 };

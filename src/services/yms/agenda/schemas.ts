@@ -56,7 +56,7 @@ export const readOnly = {
   motivoDeFalha: ReadOnly(Type.String(), 'failure reported through informarIntegracao'),
   inicioExecucao: ReadOnly(
     Type.String(),
-    'start of the circuit execution after integration: SOLICITADO, PENDENTE, INICIADO',
+    'start of the circuit execution after integration: SOLICITADO (queued), INICIADO, FALHOU (reason in motivoDeFalha)',
   ),
   execucaoCircuitoId: ReadOnly(Type.String({ format: 'uuid' }), 'the circuit execution, once started'),
 };

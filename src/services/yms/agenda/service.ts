@@ -15,6 +15,8 @@ export default defineService({
   version: '7.63.0',
   title: 'Scheduling',
   description: 'Scheduling: appointments (agendas) of vehicles at a plant and their states',
+  // The yard starts the circuit execution of an agenda whose integration succeeded.
+  dependencies: ['yms/patio'],
   operations: {
     ...standardOperations({ health: 'healthcheck', healthShape: 'checkData' }),
     ...agendas,

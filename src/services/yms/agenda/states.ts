@@ -24,7 +24,7 @@ export const FINALIZADOS: readonly StatusAgendamento[] = ['CONCLUIDO', 'CANCELAD
 export const STATUS_INTEGRACAO = ['SUCESSO', 'ERRO'] as const;
 
 /** Where the start of the circuit execution stands after a successful integration. */
-export type InicioExecucao = 'SOLICITADO' | 'PENDENTE' | 'INICIADO';
+export type InicioExecucao = 'SOLICITADO' | 'INICIADO' | 'FALHOU';
 
 export type AgendaRow = typeof agenda.$inferSelect;
 

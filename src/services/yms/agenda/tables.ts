@@ -57,7 +57,7 @@ export const agenda = pgTable(
     /** The integrating service that last reported (informarIntegracao). */
     servicoIntegracao: text('servico_integracao'),
     motivoDeFalha: text('motivo_de_falha'),
-    /** Where the start of the circuit execution stands: SOLICITADO, PENDENTE, INICIADO. */
+    /** Where the start of the circuit execution stands: SOLICITADO, INICIADO, FALHOU. */
     inicioExecucao: text('inicio_execucao'),
     execucaoCircuitoId: uuid('execucao_circuito_id'),
   },
@@ -74,9 +74,7 @@ export const agenda = pgTable(
     index('agenda_motorista').on(t.tenant, t.motoristaId),
     index('agenda_parceiro').on(t.tenant, t.parceiroId),
     index('agenda_agrupador').on(t.tenant, t.codigoAgrupador),
-    index('agenda_inicio_execucao')
-      .on(t.tenant, t.inicioExecucao)
-      .where(sql`${t.inicioExecucao} = 'PENDENTE'`),
+    index('agenda_inicio_execucao').on(t.tenant, t.inicioExecucao).where(sql`${t.inicioExecucao} = 'FALHOU'`),
     trgm('agenda_descricao_trgm', t.descricao),
     tenantIsolation(t.tenant),
   ],

@@ -9,6 +9,7 @@ import {
   type ExecucaoRow,
   execucaoEmAndamento,
   execucaoEmAndamentoOf,
+  iniciarExecucao,
   lerExecucao,
   origemManual,
   quantidadeEmAndamento,
@@ -117,6 +118,23 @@ function parseVariaveis(text: string): Array<[string, string]> {
 }
 
 export const execucoes = {
+  iniciarExecucaoCircuito: action({
+    description:
+      'Starts a circuit execution for a vehicle (and its driver and agenda) at the first or the given sequence; ' +
+      'yms/agenda calls it when an integration succeeds. A vehicle or driver already in a running execution is 409',
+    input: Type.Object({
+      circuitoId: Uuid('the circuit'),
+      veiculoId: Uuid('the vehicle'),
+      agendaId: Type.Optional(Uuid('the agenda')),
+      motoristaId: Type.Optional(Uuid('the driver')),
+      sequenciaInicialId: Type.Optional(Uuid('the sequence to start at; default the first')),
+      vagaInicialId: Type.Optional(Uuid('a spot the vehicle takes now')),
+    }),
+    output: Type.Object({ execucaoCircuito: ExecucaoCircuito }),
+    handler: async (ctx, input) => ({
+      execucaoCircuito: await lerExecucao(ctx, await iniciarExecucao(ctx, input)),
+    }),
+  }),
   buscarExecucaoCircuitoPorSequencia: query({
     description:
       'The running execution at a sequence: the one there the longest (the next in line). 404 when none',
