@@ -78,3 +78,76 @@ export async function rawPg(databaseUrl: string, mode: 'single' | 'transaction')
   const url = await listen(app);
   return { url, close: () => app.close() };
 }
+
+// ---- (f): the entity list's statements, on raw pg -------------------------------------------------
+
+export const LIST_ROUTE = '/t/:tenant/bridge/1.0/rest/erp_agr/com_comum/entities/sku';
+
+/** One statement as the engine sent it: drizzle's text and bound values, captured from pg. */
+export interface Statement {
+  text: string;
+  values: unknown[];
+}
+
+/** What `EntityEngine.list` sends for one filter: the page and the count, with the same WHERE. */
+export interface ListStatements {
+  page: Statement;
+  count: Statement;
+}
+
+/** The page and the count on one connection, as the engine runs them (queued on one client). */
+async function listOn(client: pg.PoolClient, statements: ListStatements) {
+  const [page, count] = await Promise.all([
+    client.query<Record<string, unknown>>(statements.page.text, statements.page.values),
+    client.query<{ count: string }>(statements.count.text, statements.count.values),
+  ]);
+  return { rows: page.rows, total: Number(count.rows[0]?.count ?? 0) };
+}
+
+/**
+ * (f)(i) as the connecting superuser (row-level security does not apply), or (f)(ii) in the tenant
+ * transaction the bridge opens (`begin` and the settings in one message, as `Database.tenant()`
+ * sends them; the two statements; `commit`). The `filter` of the query string picks the statements
+ * (no parsing: they were compiled once, by the engine); rows are answered as the engine shapes them.
+ */
+export async function rawPgList(
+  databaseUrl: string,
+  mode: 'superuser' | 'transaction',
+  byFilter: Map<string, ListStatements>,
+  toEntity: (row: Record<string, unknown>) => Record<string, unknown>,
+): Promise<Running> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+  pool.on('error', () => {});
+  const app = Fastify({ logger: false });
+  app.get(LIST_ROUTE, async (request, reply) => {
+    const { tenant } = request.params as { tenant: string };
+    const statements = byFilter.get((request.query as { filter?: string }).filter ?? '');
+    if (!statements || !/^[a-z0-9][a-z0-9._-]{0,62}$/.test(tenant))
+      return reply.code(400).send({ message: 'unknown filter or tenant' });
+    const client = await pool.connect();
+    let result: Awaited<ReturnType<typeof listOn>>;
+    try {
+      if (mode === 'superuser') {
+        result = await listOn(client, statements);
+      } else {
+        await client.query(
+          `begin; select set_config('${TENANT_SETTING}', '${tenant}', true), set_config('role', '${APP_ROLE}', true)`,
+        );
+        try {
+          result = await listOn(client, statements);
+          await client.query('commit');
+        } catch (err) {
+          await client.query('rollback').catch(() => {});
+          throw err;
+        }
+      }
+    } finally {
+      client.release();
+    }
+    reply.header('x-total-count', String(result.total));
+    return result.rows.map(toEntity);
+  });
+  app.addHook('onClose', () => pool.end());
+  const url = await listen(app);
+  return { url, close: () => app.close() };
+}

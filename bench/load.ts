@@ -6,6 +6,8 @@ import autocannon from 'autocannon';
 
 export interface LoadJob {
   url: string;
+  /** POST cycles through `bodies`; GET requests the URL (path and query) as it is. */
+  method: 'GET' | 'POST';
   headers: Record<string, string>;
   /** Request bodies, cycled through by every connection (each prebuilt once by autocannon). */
   bodies: string[];
@@ -39,14 +41,17 @@ function send(message: LoadMessage): Promise<void> {
 }
 
 async function run(job: LoadJob): Promise<void> {
-  const options = {
-    url: job.url,
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...job.headers },
-    requests: job.bodies.map((body) => ({ body })),
-    connections: job.connections,
-    timeout: 10,
-  };
+  const options =
+    job.method === 'POST'
+      ? {
+          url: job.url,
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...job.headers },
+          requests: job.bodies.map((body) => ({ body })),
+          connections: job.connections,
+          timeout: 10,
+        }
+      : { url: job.url, method: 'GET', headers: job.headers, connections: job.connections, timeout: 10 };
   if (job.warmupSeconds > 0) await autocannon({ ...options, duration: job.warmupSeconds });
   await send({ type: 'measuring' });
   const r = await autocannon({ ...options, duration: job.seconds });
