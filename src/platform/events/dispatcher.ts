@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Platform } from '../context.ts';
 import { rowsOf } from '../db/database.ts';
+import { Pump } from '../pump.ts';
 import { type EventRecord, readEvents, topicMatches } from './outbox.ts';
 
 // The dispatcher (docs/events.md): every consumer reads each tenant's outbox in id order behind a
@@ -35,13 +36,16 @@ export class EventDispatcher {
   private readonly consumers = new Map<string, EventConsumer>();
   private readonly workers: EventWorker[] = [];
   private readonly listeners: Array<() => void> = [];
-  private timer: NodeJS.Timeout | undefined;
-  private draining: Promise<unknown> | undefined;
-  private again = false;
-  private started = false;
-  private stopping = false;
+  private readonly pump: Pump;
 
-  constructor(private readonly pollMs: number) {}
+  constructor(pollMs: number) {
+    this.pump = new Pump(() => this.drain(), pollMs);
+  }
+
+  /** Set once stop() was called: a long drain stops between steps. */
+  private get stopping(): boolean {
+    return this.pump.stopping;
+  }
 
   attach(platform: Platform): void {
     this.platform = platform;
@@ -79,34 +83,18 @@ export class EventDispatcher {
   }
 
   start(): void {
-    this.started = true;
-    this.timer = setInterval(() => this.wake(), this.pollMs);
-    this.timer.unref();
-    this.wake();
+    this.pump.start();
   }
 
   async stop(): Promise<void> {
-    this.stopping = true;
-    if (this.timer) clearInterval(this.timer);
-    await this.draining;
+    await this.pump.stop();
     for (const worker of this.workers) await worker.stop?.();
   }
 
   /** Called after a commit that emitted, and on each poll. */
   wake(): void {
     for (const listener of this.listeners) listener();
-    if (!this.started || this.stopping) return;
-    if (this.draining) {
-      this.again = true;
-      return;
-    }
-    this.draining = this.drain().finally(() => {
-      this.draining = undefined;
-      if (this.again) {
-        this.again = false;
-        this.wake();
-      }
-    });
+    this.pump.wake();
   }
 
   /** Delivers everything pending to every consumer, then runs the workers. Tests call it directly. */

@@ -1,6 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { executeJob, type Platform } from '../context.ts';
 import { rowsOf, type Tx } from '../db/database.ts';
+import { Pump } from '../pump.ts';
 import { jobs } from './tables.ts';
 
 // A PostgreSQL-backed queue (DESIGN.md "Events, signals, jobs"). A worker claims the oldest ready job
@@ -36,13 +37,16 @@ const LEASE_SECONDS = 300;
 
 export class JobQueue {
   private platform: Platform | undefined;
-  private timer: NodeJS.Timeout | undefined;
-  private draining: Promise<unknown> | undefined;
-  private again = false;
-  private started = false;
-  private stopping = false;
+  private readonly pump: Pump;
 
-  constructor(private readonly pollMs: number) {}
+  constructor(pollMs: number) {
+    this.pump = new Pump(() => this.drain(), pollMs);
+  }
+
+  /** Set once stop() was called: a long drain stops between steps. */
+  private get stopping(): boolean {
+    return this.pump.stopping;
+  }
 
   attach(platform: Platform): void {
     this.platform = platform;
@@ -90,32 +94,16 @@ export class JobQueue {
   }
 
   start(): void {
-    this.started = true;
-    this.timer = setInterval(() => this.wake(), this.pollMs);
-    this.timer.unref();
-    this.wake();
+    this.pump.start();
   }
 
   async stop(): Promise<void> {
-    this.stopping = true;
-    if (this.timer) clearInterval(this.timer);
-    await this.draining;
+    await this.pump.stop();
   }
 
   /** Runs every ready job now (called after a commit that enqueued one, and on each poll). */
   wake(): void {
-    if (!this.started || this.stopping) return;
-    if (this.draining) {
-      this.again = true;
-      return;
-    }
-    this.draining = this.drain().finally(() => {
-      this.draining = undefined;
-      if (this.again) {
-        this.again = false;
-        this.wake();
-      }
-    });
+    this.pump.wake();
   }
 
   /** Processes ready jobs until none is left; returns how many ran. Tests call it directly. */
