@@ -1,5 +1,6 @@
 import { asc, desc, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { escapeLike } from '../db/search.ts';
 import { errors } from '../errors.ts';
 
 // The list query language of generic entities (DESIGN.md "Persistence"): `filter` and `orderby` of
@@ -261,7 +262,7 @@ function isDateTime(text: string): boolean {
 
 /** `50%_off` must match literally: LIKE's wildcards and its default escape `\` are escaped. */
 function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return `%${escapeLike(text)}%`;
 }
 
 class Compiler {

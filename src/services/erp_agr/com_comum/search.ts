@@ -5,8 +5,9 @@ import { DEFAULT_LIMITE, DEFAULT_TAMANHO } from './schemas.ts';
 // What every com_comum search shares: partial, case-insensitive matching with the caller's
 // wildcards taken literally, paging by recPagina and the cut at quantidadeLimiteRegistros.
 
-/** `%`, `_` and `\` of the caller are plain characters in a LIKE pattern (PostgreSQL's escape is `\`). */
-export const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+import { escapeLike } from '../../../platform/db/search.ts';
+
+export { escapeLike };
 
 /** Partial, case-insensitive match, served by the column's trigram index where it has one. */
 export const contains = (column: AnyPgColumn, text: string): SQL => ilike(column, `%${escapeLike(text)}%`);
@@ -57,12 +58,5 @@ export function compact<T extends Record<string, unknown>>(row: T): Compact<T> {
 /** Codes ordered as an ERP user expects: numeric codes numerically ("2" before "10"). */
 export const byCode = (column: AnyPgColumn): SQL[] => [sql`length(${column})`, sql`${column}`];
 
-/** The date (YYYY-MM-DD) of `now` in the tenant's time zone (DESIGN.md "Time"). */
-export function todayIn(timeZone: string, now: Date): string {
-  return new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(now);
-}
+/** The date (YYYY-MM-DD) of `now` in the tenant's time zone. */
+export { dateIn as todayIn } from '../../../platform/time.ts';

@@ -14,6 +14,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { trigramIndex } from '../../../platform/db/search.ts';
 import { tenantColumn, tenantIsolation } from '../../../platform/db/tenancy.ts';
 import { entityColumns } from '../../../platform/entities/entity.ts';
 import type * as S from './schemas.ts';
@@ -29,8 +30,6 @@ const oneOf = <V extends readonly string[]>(name: string) => text(name).$type<Of
 const situacao = () => oneOf<typeof S.SITUACOES>('situacao').default('Ativo');
 
 const id = () => bigint('id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity();
-/** Partial, case-insensitive search (`ILIKE '%texto%'`) served by a trigram index. */
-const trgm = (name: string, column: AnyPgColumn) => index(name).using('gin', sql`${column} gin_trgm_ops`);
 
 export const empresa = pgTable(
   'com_empresa',
@@ -144,9 +143,9 @@ export const pessoa = pgTable(
     index('com_pessoa_fornecedor_nome').on(t.tenant, t.nome, t.id).where(sql`${t.fornecedor}`),
     index('com_pessoa_representante_nome').on(t.tenant, t.nome, t.id).where(sql`${t.representante}`),
     index('com_pessoa_cpf_cnpj').on(t.tenant, t.cpfCnpj),
-    trgm('com_pessoa_codigo_trgm', t.codigo),
-    trgm('com_pessoa_nome_trgm', t.nome),
-    trgm('com_pessoa_nome_fantasia_trgm', t.nomeFantasia),
+    trigramIndex('com_pessoa_codigo_trgm', t.codigo),
+    trigramIndex('com_pessoa_nome_trgm', t.nome),
+    trigramIndex('com_pessoa_nome_fantasia_trgm', t.nomeFantasia),
     check('com_pessoa_tipo', sql`${t.tipoPessoa} in ('F', 'J')`),
     // A CPF (11 digits) for a natural person, a CNPJ (14) for a legal entity.
     check(
@@ -415,9 +414,9 @@ export const pessoaEndereco = pgTable(
   },
   (t) => [
     uniqueIndex('com_pessoa_endereco_sequencia').on(t.tenant, t.codigoPessoa, t.sequencia),
-    trgm('com_pessoa_endereco_logradouro_trgm', t.logradouro),
-    trgm('com_pessoa_endereco_bairro_trgm', t.bairro),
-    trgm('com_pessoa_endereco_cep_trgm', t.cep),
+    trigramIndex('com_pessoa_endereco_logradouro_trgm', t.logradouro),
+    trigramIndex('com_pessoa_endereco_bairro_trgm', t.bairro),
+    trigramIndex('com_pessoa_endereco_cep_trgm', t.cep),
     tenantIsolation(t.tenant),
   ],
 );

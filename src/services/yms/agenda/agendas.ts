@@ -23,8 +23,10 @@ import { agenda } from './tables.ts';
 const Agenda = agendaEntity.schema;
 const Uuid = (description: string) => Type.String({ format: 'uuid', description });
 
-/** `%`, `_` and `\` of the caller are plain characters in a LIKE pattern. */
-export const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+import { escapeLike } from '../../../platform/db/search.ts';
+
+export { escapeLike };
+
 const contains = (column: Parameters<typeof ilike>[0], text: string) =>
   ilike(column, `%${escapeLike(text)}%`);
 

@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
 import {
-  type AnyPgColumn,
   bigint,
   boolean,
   index,
@@ -11,6 +10,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { trigramIndex } from '../../../platform/db/search.ts';
 import { tenantColumn, tenantIsolation } from '../../../platform/db/tenancy.ts';
 import { entityColumns } from '../../../platform/entities/entity.ts';
 
@@ -18,8 +18,6 @@ import { entityColumns } from '../../../platform/entities/entity.ts';
 // entity engine and the queries read them. References to patio's records (plant, vehicle, driver,
 // composition, circuit) and to the appointment type are plain UUIDs: those records belong to other
 // services, which check them (a foreign key across services would tie their tables together).
-
-const trgm = (name: string, column: AnyPgColumn) => index(name).using('gin', sql`${column} gin_trgm_ops`);
 
 function entity() {
   const { id: _id, ...audit } = entityColumns('uuid');
@@ -75,7 +73,7 @@ export const agenda = pgTable(
     index('agenda_parceiro').on(t.tenant, t.parceiroId),
     index('agenda_agrupador').on(t.tenant, t.codigoAgrupador),
     index('agenda_inicio_execucao').on(t.tenant, t.inicioExecucao).where(sql`${t.inicioExecucao} = 'FALHOU'`),
-    trgm('agenda_descricao_trgm', t.descricao),
+    trigramIndex('agenda_descricao_trgm', t.descricao),
     tenantIsolation(t.tenant),
   ],
 );

@@ -16,15 +16,7 @@ export const quem = (ctx: Ctx) =>
 /** The audit fields of a change made by an action. */
 export const alteradoPor = (ctx: Ctx) => ({ lastModifiedBy: quem(ctx), lastModifiedDate: ctx.now() });
 
-/** `%`, `_` and `\` of the caller are plain characters in a LIKE pattern. */
-export const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+import { escapeLike } from '../../../platform/db/search.ts';
 
-/** The date (YYYY-MM-DD) of `now` in `timeZone`. */
-export function dateIn(timeZone: string, now: Date): string {
-  return new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(now);
-}
+export { dateIn } from '../../../platform/time.ts';
+export { escapeLike };

@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
 import {
-  type AnyPgColumn,
   bigint,
   boolean,
   date,
@@ -12,6 +11,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { trigramIndex } from '../../../platform/db/search.ts';
 import { tenantColumn, tenantIsolation } from '../../../platform/db/tenancy.ts';
 import { entityColumns } from '../../../platform/entities/entity.ts';
 
@@ -21,8 +21,6 @@ import { entityColumns } from '../../../platform/entities/entity.ts';
 // Foreign keys guard integrity inside a tenant; that a reference belongs to the same tenant is
 // checked by the entity hooks (a foreign key check does not see row-level security).
 
-/** Partial, case-insensitive search (`ILIKE '%text%'`) served by a trigram index. */
-const trgm = (name: string, column: AnyPgColumn) => index(name).using('gin', sql`${column} gin_trgm_ops`);
 const int64 = (name: string) => bigint(name, { mode: 'number' });
 const ref = (name: string) => uuid(name);
 /** The id (a UUID) and audit columns of an entity table, with the id typed as the string it is. */
@@ -44,7 +42,7 @@ export const planta = pgTable(
   },
   (t) => [
     uniqueIndex('patio_planta_codigo').on(t.tenant, t.codigo),
-    trgm('patio_planta_nome_trgm', t.nome),
+    trigramIndex('patio_planta_nome_trgm', t.nome),
     tenantIsolation(t.tenant),
   ],
 );
@@ -63,7 +61,7 @@ export const area = pgTable(
   },
   (t) => [
     uniqueIndex('patio_area_codigo').on(t.tenant, t.plantaId, t.codigo),
-    trgm('patio_area_descricao_trgm', t.descricao),
+    trigramIndex('patio_area_descricao_trgm', t.descricao),
     tenantIsolation(t.tenant),
   ],
 );
@@ -96,7 +94,7 @@ export const motorista = pgTable(
   },
   (t) => [
     uniqueIndex('patio_motorista_documento').on(t.tenant, t.documento),
-    trgm('patio_motorista_nome_trgm', t.nome),
+    trigramIndex('patio_motorista_nome_trgm', t.nome),
     tenantIsolation(t.tenant),
   ],
 );
@@ -150,7 +148,7 @@ export const vaga = pgTable(
       .where(sql`not ${t.ocupada} and ${t.ativo} and not ${t.bloqueio}`),
     // A vehicle holds at most one spot.
     uniqueIndex('patio_vaga_veiculo').on(t.tenant, t.veiculoId).where(sql`${t.veiculoId} is not null`),
-    trgm('patio_vaga_descricao_trgm', t.descricao),
+    trigramIndex('patio_vaga_descricao_trgm', t.descricao),
     tenantIsolation(t.tenant),
   ],
 );
