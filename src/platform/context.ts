@@ -64,6 +64,12 @@ export interface Ctx {
   emit(topic: string, payload: unknown): Promise<number>;
   /** Runs after the transaction commits (cache eviction, waking workers). */
   afterCommit(fn: () => void): void;
+  /**
+   * Runs `work` in a transaction of its own, committed when it returns: for operations declared
+   * `transaction: 'none'` that must keep a record of a failure they then report (the failed part
+   * rolls back, the record of it does not).
+   */
+  inTransaction<T>(work: (ctx: Ctx) => Promise<T>): Promise<T>;
 }
 
 export interface Invocation {
@@ -157,6 +163,12 @@ class OperationContext implements Ctx {
 
   afterCommit(fn: () => void): void {
     this.commitHooks.push(fn);
+  }
+
+  inTransaction<T>(work: (ctx: Ctx) => Promise<T>): Promise<T> {
+    // A second transaction beside an open one would wait on it forever on PGlite.
+    if (this.transaction) throw errors.internal(`${this.service.id}: ctx.inTransaction inside a transaction`);
+    return run(this.platform, this.service, 'tenant', this.invocation, work);
   }
 }
 

@@ -54,11 +54,11 @@ describe('circuito', () => {
 
   it('takes sequences at areas of its plant, listed under it in ordem', async () => {
     const res = await acme(`entities/circuito/${ids.circuito}/sequencias`, [
-      { ordem: 2, areaId: ids.doca, nome: 'Doca', nomeComando: 'chamarDoca' },
+      { ordem: 2, areaId: ids.doca, nome: 'Doca', nomeComando: 'alocarVaga' },
       { ordem: 1, areaId: ids.portaria, nome: 'Portaria', nomeCondicao: 'veiculoNaoBloqueado' },
     ]);
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()[0]).toMatchObject({ circuitoId: ids.circuito, nomeComando: 'chamarDoca' });
+    expect(res.json()[0]).toMatchObject({ circuitoId: ids.circuito, nomeComando: 'alocarVaga' });
     const list = await acme(`entities/circuito/${ids.circuito}/sequencias`, undefined, {
       method: 'GET',
       query: { orderby: 'ordem asc' },

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Ctx } from '../../../platform/context.ts';
 import { defineEntity } from '../../../platform/entities/entity.ts';
 import { Int64, Type } from '../../../platform/schema.ts';
+import { rotinaConhecida } from './automacao.ts';
 import { mustExist } from './entities.ts';
 import { E } from './errors.ts';
 import {
@@ -60,6 +61,9 @@ export const sequenciaCircuito = defineEntity({
       const c = await circuitoOf(ctx, String(next.circuitoId));
       // A sequence happens in the circuit's plant: an area of another plant is 422.
       await areaDaPlanta(ctx, String(next.areaId), c.plantaId, 'areaId');
+      if (next.nomeCondicao)
+        await rotinaConhecida(ctx, 'CONDICAO', String(next.nomeCondicao), 'nomeCondicao');
+      if (next.nomeComando) await rotinaConhecida(ctx, 'COMANDO', String(next.nomeComando), 'nomeComando');
       if (next.subCircuitoId) {
         const [sub] = await ctx.store.select(circuitoTable, eq(circuitoTable.id, String(next.subCircuitoId)));
         if (!sub || sub.id === c.id || sub.plantaId !== c.plantaId)

@@ -143,4 +143,52 @@ export const E = defineErrors({
     reason: 'BAD_REQUEST',
     message: "Invalid field 'parameters': parameter {name} must be {rule} (got {value})",
   },
+  rotinaNotFound: {
+    reason: 'OBJECT_NOT_FOUND',
+    message: '{tipo} {nome} não encontrada: veja listCondicoes / listComandos',
+  },
+  rotinaInativa: { reason: 'UNPROCESSABLE', message: '{tipo} {nome} está inativa' },
+  rotinaNomeReservado: {
+    reason: 'UNPROCESSABLE',
+    status: 409,
+    message: '{nome} é o nome de uma {tipo} do sistema: escolha outro nome',
+  },
+  rotinaEmUso: {
+    reason: 'UNPROCESSABLE',
+    message: '{tipo} {nome} é usada pela sequência {sequencia} do circuito {circuitoId}: altere-a antes',
+  },
+  rotinaParteInvalida: { reason: 'UNPROCESSABLE', message: '{field}: {rule}' },
+  rotinaParametro: {
+    reason: 'UNPROCESSABLE',
+    message: "{rotina}: parâmetro '{parametro}' {rule}",
+  },
+  rotinaNomeDesconhecido: {
+    reason: 'UNPROCESSABLE',
+    message: "{field}: '{nome}' não é uma {tipo} conhecida (listCondicoes / listComandos)",
+  },
+  servicoDeRotina: {
+    reason: 'UNPROCESSABLE',
+    message: "servico '{servico}': este serviço executa as rotinas de yms/patio",
+  },
+  escopoIncompleto: {
+    reason: 'UNPROCESSABLE',
+    message: '{rotina} precisa de {falta} no escopo (escopo.{campo}, ou uma execução que o tenha)',
+  },
+  escopoDivergente: {
+    reason: 'UNPROCESSABLE',
+    message: 'escopo.{campo} {valor} difere do da execução {execucaoId} ({daExecucao})',
+  },
+  condicaoNaoSatisfeita: {
+    reason: 'UNPROCESSABLE',
+    message: 'A sequência {sequencia} exige a condição {condicao}, que não se cumpre: {mensagem}',
+  },
+  ramoEmAndamento: {
+    reason: 'UNPROCESSABLE',
+    status: 409,
+    message: 'A execução {id} tem o ramo {ramoId} em andamento: mova o ramo, ou cancele-o',
+  },
+  semSubCircuito: {
+    reason: 'UNPROCESSABLE',
+    message: 'A sequência {sequencia} não tem subCircuitoId: informe o sub-circuito do ramo',
+  },
 });

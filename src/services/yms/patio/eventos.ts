@@ -5,8 +5,8 @@ import { DateTime, Record as SpecRecord, type Static, Type } from '../../../plat
 import { normalizePlaca } from './entities.ts';
 import { E } from './errors.ts';
 import {
-  avancarEtapa,
   type ExecucaoRow,
+  execucaoAtiva,
   execucaoEmAndamento,
   execucaoEmAndamentoOf,
   finalizarExecucao,
@@ -14,6 +14,7 @@ import {
   sequenciasDe,
   trocarMotorista,
 } from './execucao.ts';
+import { avancar, emSavepoint, processarEtapa } from './rotinas.ts';
 import { area, controleArea, motorista, planta, presencaPatio, vaga, veiculo } from './tables.ts';
 import { alocarVaga, liberarVaga } from './vagas.ts';
 
@@ -138,7 +139,10 @@ async function avancarSeProxima(ctx: Ctx, exec: ExecucaoRow, areaId: string, f: 
   const i = sequencias.findIndex((s) => s.id === exec.sequenciaAtualId);
   const proxima = sequencias[i + 1];
   if (proxima?.areaId !== areaId) return exec;
-  return avancarEtapa(ctx, exec, origemEvento(evento), { quando: f.quando });
+  // The truck is there whatever the step's condition says: a condition that does not hold keeps the
+  // execution where it was (the evaluation is logged), and the event is still recorded.
+  const movida = await emSavepoint(ctx, () => avancar(ctx, exec, origemEvento(evento), { quando: f.quando }));
+  return movida.ok ? movida.value : exec;
 }
 
 /** The arrival of the vehicle in an area: the arrival row, and the execution's step when it is next. */
@@ -151,8 +155,11 @@ async function chegarNaArea(
   fechada = false,
 ) {
   await sairDaArea(ctx, f.veiculo.id, f.quando);
-  let exec = await execucaoEmAndamento(ctx, { veiculoId: f.veiculo.id });
+  const principal = await execucaoEmAndamento(ctx, { veiculoId: f.veiculo.id });
+  // A running branch is where the truck is in its circuit: it is the one that moves.
+  let exec = principal ? await execucaoAtiva(ctx, principal) : undefined;
   if (exec) exec = await avancarSeProxima(ctx, exec, areaId, f, evento);
+  if (principal) await processarEtapa(ctx, principal.id);
   await ctx.store.insert(controleArea, [
     {
       areaId,

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, isNull, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../../platform/context.ts';
 import { DateTime, Enum, Record as SpecRecord, Type } from '../../../platform/schema.ts';
 import { quem } from './common.ts';
@@ -85,6 +85,9 @@ export const ExecucaoCircuito = SpecRecord(
     inicio: DateTime(),
     fim: Type.Optional(DateTime({ description: 'when it finished or was cancelled' })),
     motivoCancelamento: Type.Optional(Type.String()),
+    execucaoPaiId: Type.Optional(
+      Uuid('for a branch (ramoExecucao): the execution it returns to when it finishes'),
+    ),
   }),
 );
 
@@ -145,6 +148,7 @@ export async function lerExecucao(ctx: ExecCtx, row: ExecucaoRow) {
     inicio: row.iniciadaEm,
     fim: row.finalizadaEm,
     motivoCancelamento: row.motivoCancelamento,
+    execucaoPaiId: row.execucaoPaiId,
   }) as unknown as import('typebox').Static<typeof ExecucaoCircuito>;
 }
 
@@ -486,4 +490,146 @@ export async function trocarMotorista(
     },
   ]);
   return updated;
+}
+
+/** Sets (or overwrites) variables of an execution on one target. */
+export async function gravarVariaveis(
+  ctx: ExecCtx,
+  execucaoId: string,
+  alvoId: string,
+  valores: Array<[string, string]>,
+  extra: { tipoCaptura?: string | null; rotina?: string | null } = {},
+) {
+  if (valores.length === 0) return;
+  const v = execucaoCircuitoVariavel;
+  await ctx.store
+    .insert(
+      v,
+      valores.map(([chave, valor]) => ({
+        execucaoCircuitoId: execucaoId,
+        alvoId,
+        chave,
+        valor,
+        tipoCaptura: extra.tipoCaptura ?? null,
+        rotina: extra.rotina ?? null,
+        alteradaEm: ctx.now(),
+      })),
+    )
+    .onConflictDoUpdate({
+      target: [v.tenant, v.execucaoCircuitoId, v.alvoId, v.chave],
+      set: {
+        valor: sql`excluded.valor`,
+        tipoCaptura: sql`excluded.tipo_captura`,
+        rotina: sql`excluded.rotina`,
+        alteradaEm: sql`excluded.alterada_em`,
+      },
+    });
+}
+
+/** The open step of an execution's history: its row number identifies the current step visit. */
+export async function etapaAberta(ctx: ExecCtx, execucaoId: string): Promise<number | undefined> {
+  const [row] = await ctx.tx
+    .select({ n: historicoExecucaoCircuito.n })
+    .from(historicoExecucaoCircuito)
+    .where(
+      ctx.store.scope(
+        historicoExecucaoCircuito,
+        and(
+          eq(historicoExecucaoCircuito.execucaoCircuitoId, execucaoId),
+          isNull(historicoExecucaoCircuito.saidaEm),
+        ),
+      ),
+    )
+    .orderBy(desc(historicoExecucaoCircuito.n))
+    .limit(1);
+  return row?.n ?? undefined;
+}
+
+/** The branch started from the execution's current step visit, if any (running or not). */
+export async function ramoDaEtapa(ctx: ExecCtx, pai: ExecucaoRow): Promise<ExecucaoRow | undefined> {
+  const n = await etapaAberta(ctx, pai.id);
+  if (n === undefined) return undefined;
+  const [row] = await ctx.store.select(
+    execucaoCircuito,
+    and(eq(execucaoCircuito.execucaoPaiId, pai.id), eq(execucaoCircuito.ramoEtapaN, n)),
+  );
+  return row;
+}
+
+/** The running branch of an execution, if any (one at a time). */
+export async function ramoEmAndamento(ctx: ExecCtx, pai: ExecucaoRow): Promise<ExecucaoRow | undefined> {
+  const [row] = await ctx.store.select(
+    execucaoCircuito,
+    and(eq(execucaoCircuito.execucaoPaiId, pai.id), eq(execucaoCircuito.situacao, 'EXECUTANDO')),
+  );
+  return row;
+}
+
+/**
+ * Branches a running execution into a sub-circuit of its plant (ramoExecucao): a child execution of
+ * the same vehicle, driver and agenda starts at the sub-circuit's first sequence, tied to the
+ * parent's current step visit; the parent records RAMIFICOU and stays at its step until the branch
+ * finishes (then it moves on) or is cancelled (then it stays). One running branch at a time (409).
+ */
+export async function iniciarRamo(
+  ctx: ExecCtx,
+  pai: ExecucaoRow,
+  subCircuitoId: string,
+  origem: string,
+): Promise<ExecucaoRow> {
+  if (pai.situacao !== 'EXECUTANDO') throw E.execucaoNaoEmAndamento({ id: pai.id, situacao: pai.situacao });
+  const emCurso = await ramoEmAndamento(ctx, pai);
+  if (emCurso) throw E.ramoEmAndamento({ id: pai.id, ramoId: emCurso.id });
+  const [principal] = await ctx.store.select(circuito, eq(circuito.id, pai.circuitoId));
+  const [sub] = await ctx.store.select(circuito, eq(circuito.id, subCircuitoId));
+  if (!sub || sub.id === pai.circuitoId || sub.plantaId !== principal?.plantaId)
+    throw E.subCircuitoInvalido({ id: subCircuitoId });
+  if (!sub.ativo) throw E.circuitoInativo({ codigo: sub.codigo, id: sub.id });
+  const [inicial] = await sequenciasDe(ctx, sub.id);
+  if (!inicial) throw E.circuitoSemSequencias({ codigo: sub.codigo, id: sub.id });
+  const n = await etapaAberta(ctx, pai.id);
+  const now = ctx.now();
+  const who = quem(ctx as Ctx);
+  const [ramo] = (await ctx.store
+    .insert(execucaoCircuito, [
+      {
+        circuitoId: sub.id,
+        veiculoId: pai.veiculoId,
+        motoristaId: pai.motoristaId,
+        composicaoVeiculoId: pai.composicaoVeiculoId,
+        agendaId: pai.agendaId,
+        execucaoPaiId: pai.id,
+        ramoEtapaN: n ?? null,
+        sequenciaAtualId: inicial.id,
+        sequenciaAtualDesde: now,
+        situacao: 'EXECUTANDO',
+        iniciadaEm: now,
+        createdBy: who,
+        lastModifiedBy: who,
+      },
+    ])
+    .returning()) as [ExecucaoRow];
+  await registrarEtapa(ctx, ramo.id, { sequenciaCircuitoId: inicial.id, acao: 'INICIADA', origem }, now);
+  await ctx.store.insert(historicoExecucaoCircuito, [
+    {
+      execucaoCircuitoId: pai.id,
+      sequenciaCircuitoId: pai.sequenciaAtualId,
+      acao: 'RAMIFICOU',
+      origem,
+      entradaEm: now,
+      saidaEm: now,
+    },
+  ]);
+  return ramo;
+}
+
+/** The running branch at the bottom of an execution (itself when it has none). */
+export async function execucaoAtiva(ctx: ExecCtx, row: ExecucaoRow): Promise<ExecucaoRow> {
+  let atual = row;
+  for (let depth = 0; depth < 10; depth++) {
+    const ramo = await ramoEmAndamento(ctx, atual);
+    if (!ramo) return atual;
+    atual = ramo;
+  }
+  return atual;
 }

@@ -9,20 +9,15 @@ import {
   type ExecucaoRow,
   execucaoEmAndamento,
   execucaoEmAndamentoOf,
+  gravarVariaveis,
   iniciarExecucao,
   lerExecucao,
   origemManual,
   quantidadeEmAndamento,
   SITUACOES,
 } from './execucao.ts';
-import {
-  area,
-  circuito,
-  execucaoCircuito,
-  execucaoCircuitoImagem,
-  execucaoCircuitoVariavel,
-  sequenciaCircuito,
-} from './tables.ts';
+import { exigirCondicao, processarEtapa } from './rotinas.ts';
+import { area, circuito, execucaoCircuito, execucaoCircuitoImagem, sequenciaCircuito } from './tables.ts';
 import { liberarVaga } from './vagas.ts';
 
 // The queries and actions over circuit executions (spec 000 §4.1, §4.2; docs/patio.md
@@ -63,42 +58,8 @@ async function alvoDa(ctx: Ctx, row: ExecucaoRow, alvoId: string): Promise<void>
   if (!a) throw E.referenceNotFound({ record: 'sequência ou área do circuito', id: alvoId, field: 'alvoId' });
 }
 
-/** Sets (or overwrites) variables of an execution on one target. */
-async function gravarVariaveis(
-  ctx: Ctx,
-  execucaoId: string,
-  alvoId: string,
-  valores: Array<[string, string]>,
-  extra: { tipoCaptura?: string | null; rotina?: string | null } = {},
-) {
-  if (valores.length === 0) return;
-  const v = execucaoCircuitoVariavel;
-  await ctx.store
-    .insert(
-      v,
-      valores.map(([chave, valor]) => ({
-        execucaoCircuitoId: execucaoId,
-        alvoId,
-        chave,
-        valor,
-        tipoCaptura: extra.tipoCaptura ?? null,
-        rotina: extra.rotina ?? null,
-        alteradaEm: ctx.now(),
-      })),
-    )
-    .onConflictDoUpdate({
-      target: [v.tenant, v.execucaoCircuitoId, v.alvoId, v.chave],
-      set: {
-        valor: sql`excluded.valor`,
-        tipoCaptura: sql`excluded.tipo_captura`,
-        rotina: sql`excluded.rotina`,
-        alteradaEm: sql`excluded.alterada_em`,
-      },
-    });
-}
-
 /** `variaveis` of addVariavelCircuito: a JSON object of key → value (strings, numbers, booleans). */
-function parseVariaveis(text: string): Array<[string, string]> {
+export function parseVariaveis(text: string): Array<[string, string]> {
   if (!text.trim()) return [];
   let parsed: unknown;
   try {
@@ -131,9 +92,18 @@ export const execucoes = {
       vagaInicialId: Type.Optional(Uuid('a spot the vehicle takes now')),
     }),
     output: Type.Object({ execucaoCircuito: ExecucaoCircuito }),
-    handler: async (ctx, input) => ({
-      execucaoCircuito: await lerExecucao(ctx, await iniciarExecucao(ctx, input)),
-    }),
+    handler: async (ctx, input) => {
+      const row = await iniciarExecucao(ctx, input);
+      // The first step's condition guards the start as it guards any step (422, nothing starts).
+      const [inicial] = await ctx.store.select(
+        sequenciaCircuito,
+        eq(sequenciaCircuito.id, row.sequenciaAtualId!),
+      );
+      await exigirCondicao(ctx, row, inicial!);
+      await processarEtapa(ctx, row.id);
+      const [atual] = await ctx.store.select(execucaoCircuito, eq(execucaoCircuito.id, row.id));
+      return { execucaoCircuito: await lerExecucao(ctx, atual!) };
+    },
   }),
   buscarExecucaoCircuitoPorSequencia: query({
     description:
@@ -270,7 +240,10 @@ export const execucoes = {
       await gravarVariaveis(ctx, row.id, input.alvoId, [[input.chave, input.valor]], {
         tipoCaptura: 'MANUAL',
       });
-      return { execucaoCircuito: await lerExecucao(ctx, row) };
+      // A new value may satisfy a step's condition: the step automation runs again.
+      await processarEtapa(ctx, row.execucaoPaiId ?? row.id);
+      const [atual] = await ctx.store.select(execucaoCircuito, eq(execucaoCircuito.id, row.id));
+      return { execucaoCircuito: await lerExecucao(ctx, atual!) };
     },
   }),
 
@@ -336,6 +309,7 @@ export const execucoes = {
         tipoCaptura: input.tipo,
         rotina: input.rotina ?? null,
       });
+      await processarEtapa(ctx, row.execucaoPaiId ?? row.id);
       return { successo: true };
     },
   }),

@@ -2,6 +2,7 @@ import { defineService } from '../../../platform/registry.ts';
 import { standardOperations } from '../../../platform/standard.ts';
 import { agendas } from './agendas.ts';
 import { autocomplete } from './autocomplete.ts';
+import { automacao, automacaoJobs, rotina } from './automacao.ts';
 import { bloqueios } from './bloqueios.ts';
 import { circuito } from './circuitos.ts';
 import { patioEntities } from './entities.ts';
@@ -30,6 +31,8 @@ export default defineService({
     ...agendas,
     ...execucoes,
     ...eventos,
+    ...automacao,
   },
-  entities: [...patioEntities, circuito],
+  entities: [...patioEntities, circuito, rotina],
+  jobs: automacaoJobs,
 });

@@ -5,6 +5,7 @@ import {
   date,
   index,
   integer,
+  jsonb,
   pgTable,
   text,
   timestamp,
@@ -241,6 +242,8 @@ export const execucaoCircuito = pgTable(
     situacao: text('situacao').notNull().default('EXECUTANDO'),
     /** The branch this execution runs as (ramoExecucao), with the execution it returns to. */
     execucaoPaiId: uuid('execucao_pai_id'),
+    /** For a branch: the parent's step visit (its history row n) the branch was started from. */
+    ramoEtapaN: bigint('ramo_etapa_n', { mode: 'number' }),
     iniciadaEm: timestamp('iniciada_em', { withTimezone: true }).notNull(),
     finalizadaEm: timestamp('finalizada_em', { withTimezone: true }),
     motivoCancelamento: text('motivo_cancelamento'),
@@ -258,6 +261,7 @@ export const execucaoCircuito = pgTable(
     uniqueIndex('patio_execucao_circuito_motorista_executando')
       .on(t.tenant, t.motoristaId)
       .where(sql`${t.situacao} = 'EXECUTANDO' and ${t.execucaoPaiId} is null`),
+    index('patio_execucao_circuito_pai').on(t.tenant, t.execucaoPaiId),
     tenantIsolation(t.tenant),
   ],
 );
@@ -389,6 +393,63 @@ export const presencaPatio = pgTable(
     // A vehicle is in at most one yard at a time: a second entry, even a concurrent one, is refused.
     uniqueIndex('patio_presenca_patio_veiculo').on(t.tenant, t.veiculoId).where(sql`${t.saidaEm} is null`),
     index('patio_presenca_patio_planta').on(t.tenant, t.plantaId, t.entradaEm),
+    tenantIsolation(t.tenant),
+  ],
+);
+
+/**
+ * A tenant's own condition or command (docs/patio.md "Conditions and commands"): a name and the
+ * built-in parts it is made of, ANDed or ORed (a condition) or run in order (a command).
+ */
+export const rotina = pgTable(
+  'patio_rotina',
+  {
+    ...entity(),
+    /** CONDICAO or COMANDO. */
+    tipo: text('tipo').notNull(),
+    nome: text('nome').notNull(),
+    descricao: text('descricao'),
+    /** A condition's parts: TODAS (all hold) or ALGUMA (any holds). */
+    operador: text('operador'),
+    /** [{nome, parametros}]: built-in conditions or commands with their parameters. */
+    partes: jsonb('partes').notNull(),
+    ativo: boolean('ativo').notNull().default(true),
+  },
+  (t) => [uniqueIndex('patio_rotina_nome').on(t.tenant, t.tipo, t.nome), tenantIsolation(t.tenant)],
+);
+
+/** Every run of a condition or command (logRotina), newest read first. */
+export const logRotina = pgTable(
+  'patio_log_rotina',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenant: tenantColumn(),
+    tipo: text('tipo').notNull(),
+    nome: text('nome').notNull(),
+    servico: text('servico').notNull(),
+    alvo: text('alvo').notNull(),
+    /** EXPLICITO (executarCondicao / executarComando), ETAPA (a step's own), COMPOSTA (a part of a tenant's routine). */
+    origem: text('origem').notNull(),
+    escopo: jsonb('escopo').notNull(),
+    variaveis: jsonb('variaveis'),
+    parametros: jsonb('parametros'),
+    /** A condition's outcome. */
+    resultado: boolean('resultado'),
+    sucesso: boolean('sucesso').notNull(),
+    mensagem: text('mensagem').notNull(),
+    /** The parts of a tenant's routine, each with its outcome. */
+    detalhes: jsonb('detalhes'),
+    execucaoCircuitoId: uuid('execucao_circuito_id'),
+    sequenciaCircuitoId: uuid('sequencia_circuito_id'),
+    /** The step visit (history row n) a step's command ran in: it runs once per visit. */
+    etapaN: int64('etapa_n'),
+    inicio: timestamp('inicio', { withTimezone: true }).notNull(),
+    fim: timestamp('fim', { withTimezone: true }).notNull(),
+    n: bigint('n', { mode: 'number' }).generatedByDefaultAsIdentity(),
+  },
+  (t) => [
+    index('patio_log_rotina_execucao').on(t.tenant, t.execucaoCircuitoId, t.n),
+    index('patio_log_rotina_n').on(t.tenant, t.n),
     tenantIsolation(t.tenant),
   ],
 );
