@@ -34,6 +34,10 @@ export interface Config {
   webhookBackoffMs: number;
   webhookBackoffMaxMs: number;
   webhookTimeoutMs: number;
+  /** Events older than this are deleted once every consumer has passed them; 0 keeps them forever. */
+  outboxRetentionHours: number;
+  /** How often a node looks for events to delete. */
+  outboxPruneIntervalMs: number;
   /** NATS server(s), comma-separated; when set every event is also published to JetStream. */
   natsUrl: string | undefined;
   natsStream: string;
@@ -88,6 +92,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     webhookBackoffMs: int(env.WEBHOOK_BACKOFF_MS, 30_000, 'WEBHOOK_BACKOFF_MS'),
     webhookBackoffMaxMs: int(env.WEBHOOK_BACKOFF_MAX_MS, 3_600_000, 'WEBHOOK_BACKOFF_MAX_MS'),
     webhookTimeoutMs: int(env.WEBHOOK_TIMEOUT_MS, 10_000, 'WEBHOOK_TIMEOUT_MS'),
+    outboxRetentionHours: int(env.OUTBOX_RETENTION_HOURS, 168, 'OUTBOX_RETENTION_HOURS'),
+    outboxPruneIntervalMs: int(env.OUTBOX_PRUNE_INTERVAL_MS, 600_000, 'OUTBOX_PRUNE_INTERVAL_MS'),
     natsUrl: env.NATS_URL || undefined,
     natsStream: env.NATS_STREAM ?? 'PONTE_EVENTS',
     ...overrides,

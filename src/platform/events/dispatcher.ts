@@ -4,6 +4,7 @@ import type { Platform } from '../context.ts';
 import { rowsOf } from '../db/database.ts';
 import { Pump } from '../pump.ts';
 import { type EventRecord, readEvents, topicMatches } from './outbox.ts';
+import { pruneOutbox } from './retention.ts';
 
 // The dispatcher (docs/events.md): every consumer reads each tenant's outbox in id order behind a
 // durable cursor (event_cursors), so a record is delivered at least once and never skipped, across
@@ -114,6 +115,28 @@ export class EventDispatcher {
       if (this.stopping) return;
       await worker.drain().catch((err: unknown) => this.p.log.error({ err }, 'event worker failed'));
     }
+    if (Date.now() - this.lastPrune >= this.p.config.outboxPruneIntervalMs) {
+      this.lastPrune = Date.now();
+      await this.prune().catch((err: unknown) => this.p.log.error({ err }, 'outbox retention failed'));
+    }
+  }
+
+  private lastPrune = 0;
+
+  /**
+   * Deletes the events past the retention period that every consumer has passed and no webhook
+   * delivery still needs (retention.ts); answers how many. Runs from drain() every
+   * outboxPruneIntervalMs; 0 hours of retention keeps everything.
+   */
+  async prune(now = this.p.now()): Promise<number> {
+    const hours = this.p.config.outboxRetentionHours;
+    if (hours <= 0) return 0;
+    const deleted = await pruneOutbox(this.p.db.db, {
+      before: new Date(now.getTime() - hours * 3_600_000),
+      consumers: [...this.consumers.keys()],
+    });
+    if (deleted) this.p.log.info({ deleted }, 'outbox events past retention deleted');
+    return deleted;
   }
 
   private get p(): Platform {
