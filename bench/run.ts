@@ -23,6 +23,7 @@ import {
   tableRow,
 } from './harness.ts';
 import { runImports } from './imports.ts';
+import { runPatio } from './patio.ts';
 import { benchService } from './probe.ts';
 
 // `npm run bench`: the bridge's cost per request, as ratios against baselines served on the same
@@ -42,7 +43,7 @@ const QUERY_PATH = `/t/${TENANT}/bridge/1.0/rest/bench/probe/queries/getEntity`;
 const HEALTH_PATH = `/t/${TENANT}/bridge/1.0/rest/hcm/platform_integration/queries/healthcheck`;
 
 /** Groups of scenarios; `BENCH_ONLY=entities,imports` runs only those (all by default). */
-const GROUPS = ['bridge', 'entities', 'imports'] as const;
+const GROUPS = ['bridge', 'entities', 'imports', 'patio'] as const;
 type Group = (typeof GROUPS)[number];
 function selectedGroups(): Set<Group> {
   const raw = (process.env.BENCH_ONLY ?? '').trim();
@@ -174,6 +175,11 @@ async function main(): Promise<void> {
     console.log('\n# (g) import throughput and memory');
     await busyBefore('the import scenario (g)');
     await runImports(bench);
+  }
+  if (ONLY.has('patio')) {
+    console.log('\n# (h) buscaVagaLivre under load, (i) event ingestion and dispatch');
+    await busyBefore('the yard scenarios (h), (i)');
+    await runPatio(bench);
   }
   console.log(`\nwhole run: ${fmt((performance.now() - startedAt) / 1000)} s`);
 }

@@ -121,15 +121,17 @@ export const vagas = {
     input: Type.Object({ areaId: Uuid('the area') }),
     output: Type.Object({ vaga: Vaga }),
     handler: async (ctx, input) => {
-      const a = await areaOf(ctx, input.areaId);
+      // One round trip when a spot is free (a spot of the area proves the area); the area is read
+      // only to tell an unknown area (404) from a full one (422).
       const [row] = await ctx.tx
         .select()
         .from(vaga)
-        .where(ctx.store.scope(vaga, livre(a.id)))
+        .where(ctx.store.scope(vaga, livre(input.areaId)))
         .orderBy(...ordemAlocacao)
         .limit(1);
-      if (!row) throw E.semVagaLivre({ codigo: a.codigo, id: a.id });
-      return { vaga: compact(row) };
+      if (row) return { vaga: compact(row) };
+      const a = await areaOf(ctx, input.areaId);
+      throw E.semVagaLivre({ codigo: a.codigo, id: a.id });
     },
   }),
 
