@@ -9,6 +9,7 @@ import { eventos } from './eventos.ts';
 import { execucoes } from './execucoes.ts';
 import { turnos } from './turnos.ts';
 import { vagas } from './vagas.ts';
+import { veiculos } from './veiculos.ts';
 
 // yms/patio 8.10.0 (spec 000 §1, §4.1-4.3): a plant's yard — plants, areas, spots, vehicles,
 // drivers, compositions, shifts, circuits and their executions, yard presence, arrival control and
@@ -30,6 +31,7 @@ export default defineService({
     ...agendas,
     ...execucoes,
     ...eventos,
+    ...veiculos,
   },
   entities: [...patioEntities, circuito],
 });
