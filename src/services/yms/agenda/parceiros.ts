@@ -36,18 +36,18 @@ const normalizarPlaca = (placa: string) => placa.trim().replace('-', '').toUpper
 export function documentoValido(doc: string): boolean {
   if (!/^(\d{11}|\d{14})$/.test(doc) || /^(\d)\1+$/.test(doc)) return false;
   const d = [...doc].map(Number);
-  const dv = (n: number, pesos: number[]) => {
+  const dv = (pesos: number[]) => {
     const soma = pesos.reduce((s, p, i) => s + p * d[i]!, 0) % 11;
     return soma < 2 ? 0 : 11 - soma;
   };
   if (doc.length === 11) {
     const p1 = [10, 9, 8, 7, 6, 5, 4, 3, 2];
     const p2 = [11, ...p1];
-    return dv(9, p1) === d[9] && dv(10, p2) === d[10];
+    return dv(p1) === d[9] && dv(p2) === d[10];
   }
   const p1 = [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2];
   const p2 = [6, ...p1];
-  return dv(12, p1) === d[12] && dv(13, p2) === d[13];
+  return dv(p1) === d[12] && dv(p2) === d[13];
 }
 
 // ---------------------------------------------------------------------------------------------
