@@ -61,9 +61,11 @@ export interface TestApp extends App {
     name: string,
     options?: { scope?: 'full' | 'public'; edition?: 'standard' | 'light' },
   ): Promise<string>;
+  /** Creates a key; `subject` (`<kind>:<id>`) binds a public key to whom it acts for. */
   key(
     tenant: string,
     scope?: 'full' | 'public',
+    options?: { subject?: string },
   ): Promise<{ apiKey: string; accessKey: string; secret: string }>;
 }
 
@@ -103,8 +105,11 @@ export async function testApp(options: AppOptions & { db?: Database } = {}): Pro
       headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
       ...(body === undefined ? {} : { payload: body as Record<string, unknown> }),
     });
-  const key: TestApp['key'] = async (tenant, scope = 'full') => {
-    const res = await admin('POST', `/tenants/${tenant}/keys`, { scope });
+  const key: TestApp['key'] = async (tenant, scope = 'full', opts = {}) => {
+    const res = await admin('POST', `/tenants/${tenant}/keys`, {
+      scope,
+      ...(opts.subject ? { subject: opts.subject } : {}),
+    });
     if (res.statusCode !== 201) throw new Error(`key creation failed: ${res.body}`);
     return res.json();
   };

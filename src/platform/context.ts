@@ -18,9 +18,20 @@ import { validate } from './validation.ts';
 
 export type Scope = 'full' | 'public';
 
+/**
+ * Whom a `public` key (and the tokens it logs in) acts for: a record of a service, e.g. an external
+ * user of yms/agenda. The platform only carries it; the service that owns the kind resolves it.
+ */
+export interface Subject {
+  kind: string;
+  id: string;
+}
+
 export interface Caller {
   kind: 'key' | 'token' | 'anonymous' | 'system';
   scope: Scope;
+  /** Set when the key is bound to a subject (docs/authentication.md "Keys acting for someone"). */
+  subject?: Subject;
   keyId?: string;
   sessionId?: string;
   /** The raw bearer token, so logout can end its own session. */

@@ -1,4 +1,5 @@
 import type { Static, TSchema } from 'typebox';
+import type { BlobInfo } from './blobs/store.ts';
 import type { Ctx } from './context.ts';
 import type { EntityDeclaration } from './entities/entity.ts';
 import type { ImportTarget } from './imports/target.ts';
@@ -14,6 +15,11 @@ export type TransactionMode = 'tenant' | 'system' | 'none';
 export interface OperationOptions<I extends TSchema, O extends TSchema> {
   description?: string;
   visibility?: Visibility;
+  /**
+   * Kinds of key subject (ctx.caller.subject) whose `public` keys may call this PRIVATE operation:
+   * the handler then acts only for that subject (e.g. a carrier's key books only for its carrier).
+   */
+  subjects?: readonly string[];
   /** Also answers under `/anonymous/rest`, without credentials (spec: login, tenant lookup). */
   anonymous?: boolean;
   deprecated?: boolean;
@@ -31,6 +37,7 @@ export interface Operation<I extends TSchema = TSchema, O extends TSchema = TSch
   /** false for events and signals: 200 or 202 with no body. */
   hasBody: boolean;
   visibility: Visibility;
+  subjects: readonly string[];
   anonymous: boolean;
   deprecated: boolean;
   transaction: TransactionMode;
@@ -49,6 +56,7 @@ function operation<I extends TSchema, O extends TSchema>(
     kind,
     ...shape,
     visibility: options.visibility ?? 'PRIVATE',
+    subjects: options.subjects ?? [],
     anonymous: options.anonymous ?? false,
     deprecated: options.deprecated ?? false,
     transaction: options.transaction ?? 'tenant',
@@ -110,6 +118,11 @@ export interface ServiceOptions<Ops extends Record<string, Operation>> {
   /** Importable kinds by name (`Moeda` for importMoeda): see platform/imports. */
   imports?: Record<string, ImportTarget>;
   jobs?: Record<string, JobDeclaration>;
+  /**
+   * Told when a blob under a key prefix the service owns (`yms/agenda/anexos/`) was uploaded through
+   * a signed URL; runs in its own tenant transaction after the bytes are stored.
+   */
+  blobUploads?: Record<string, (ctx: Ctx, blob: BlobInfo) => Promise<void>>;
 }
 
 export interface ServiceDeclaration<Ops extends Record<string, Operation> = Record<string, Operation>>
@@ -129,6 +142,7 @@ export function defineService<Ops extends Record<string, Operation>>(
     entities: options.entities ?? [],
     imports: options.imports ?? {},
     jobs: options.jobs ?? {},
+    blobUploads: options.blobUploads ?? {},
     id: `${options.domain}/${options.name}`,
   };
 }
@@ -178,5 +192,22 @@ export class Registry {
 
   job(kind: string): { service: ServiceDeclaration; job: JobDeclaration } | undefined {
     return this.jobs.get(kind);
+  }
+
+  /** The service told when the blob `key` is uploaded, by the longest matching prefix. */
+  blobUpload(
+    key: string,
+  ): { service: ServiceDeclaration; handler: (ctx: Ctx, blob: BlobInfo) => Promise<void> } | undefined {
+    let found: ReturnType<Registry['blobUpload']>;
+    let length = -1;
+    for (const service of this.services.values()) {
+      for (const [prefix, handler] of Object.entries(service.blobUploads)) {
+        if (key.startsWith(prefix) && prefix.length > length) {
+          found = { service, handler };
+          length = prefix.length;
+        }
+      }
+    }
+    return found;
   }
 }

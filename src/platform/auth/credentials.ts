@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { and, asc, eq, gt, isNull } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
-import type { Caller, Scope } from '../context.ts';
+import type { Caller, Scope, Subject } from '../context.ts';
 import type { Database } from '../db/database.ts';
 import { errors } from '../errors.ts';
 import { apiKeys, sessions } from './tables.ts';
@@ -14,10 +14,27 @@ import { apiKeys, sessions } from './tables.ts';
 
 export const SCOPES = ['full', 'public'] as const;
 
+/** A key's subject as written: `<kind>:<id>`, the kind a word, the id without spaces. */
+export const SUBJECT_PATTERN = '^[A-Za-z][A-Za-z0-9_]{0,39}:[^\\s:][^\\s]{0,159}$';
+const SUBJECT = new RegExp(SUBJECT_PATTERN);
+
+export function parseSubject(value: string | null | undefined): Subject | undefined {
+  if (!value || !SUBJECT.test(value)) return undefined;
+  const colon = value.indexOf(':');
+  return { kind: value.slice(0, colon), id: value.slice(colon + 1) };
+}
+
+/** The caller of a key or session row, with its subject when it has one. */
+function callerOf(scope: string, subject: string | null, rest: Omit<Caller, 'scope' | 'subject'>): Caller {
+  const parsed = parseSubject(subject);
+  return { ...rest, scope: scope as Scope, ...(parsed ? { subject: parsed } : {}) };
+}
+
 export interface IssuedKey {
   id: string;
   tenant: string;
   scope: Scope;
+  subject: string | null;
   accessKey: string;
   secret: string;
   apiKey: string;
@@ -28,6 +45,7 @@ export interface KeyInfo {
   tenant: string;
   accessKey: string;
   scope: Scope;
+  subject: string | null;
   description: string | null;
   createdAt: string;
   revokedAt: string | null;
@@ -69,14 +87,34 @@ export class Credentials {
     this.cache = new LRUCache({ max: 50_000, ttl: Math.max(ttlMs, 1) });
   }
 
-  async createKey(tenant: string, scope: Scope, description?: string): Promise<IssuedKey> {
+  /** A new key; a `subject` (`<kind>:<id>`) binds a `public` key to whom it acts for. */
+  async createKey(tenant: string, scope: Scope, description?: string, subject?: string): Promise<IssuedKey> {
+    if (subject !== undefined && !parseSubject(subject))
+      throw errors.badRequest(`Invalid subject '${subject}': expected <kind>:<id>`);
+    if (subject !== undefined && scope !== 'public')
+      throw errors.badRequest('Only a key of scope public acts for a subject');
     const accessKey = token(15);
     const secret = token(32);
     const [row] = await this.db.db
       .insert(apiKeys)
-      .values({ tenant, accessKey, secretHash: sha256(secret), scope, description: description ?? null })
+      .values({
+        tenant,
+        accessKey,
+        secretHash: sha256(secret),
+        scope,
+        subject: subject ?? null,
+        description: description ?? null,
+      })
       .returning({ id: apiKeys.id });
-    return { id: row!.id, tenant, scope, accessKey, secret, apiKey: `${accessKey}.${secret}` };
+    return {
+      id: row!.id,
+      tenant,
+      scope,
+      subject: subject ?? null,
+      accessKey,
+      secret,
+      apiKey: `${accessKey}.${secret}`,
+    };
   }
 
   async listKeys(tenant: string): Promise<KeyInfo[]> {
@@ -90,6 +128,7 @@ export class Credentials {
       tenant: r.tenant,
       accessKey: r.accessKey,
       scope: r.scope as Scope,
+      subject: r.subject,
       description: r.description,
       createdAt: r.createdAt.toISOString(),
       revokedAt: r.revokedAt?.toISOString() ?? null,
@@ -139,7 +178,7 @@ export class Credentials {
     if (!row || !sameHash(row.secretHash, sha256(apiKey.slice(dot + 1)))) return undefined;
     return {
       tenant: row.tenant,
-      caller: { kind: 'key', scope: row.scope as Scope, keyId: row.id },
+      caller: callerOf(row.scope, row.subject, { kind: 'key', keyId: row.id }),
       expiresAt: undefined,
     };
   }
@@ -159,13 +198,12 @@ export class Credentials {
     if (!row) return undefined;
     return {
       tenant: row.tenant,
-      caller: {
+      caller: callerOf(row.scope, row.subject, {
         kind: 'token',
-        scope: row.scope as Scope,
         keyId: row.keyId,
         sessionId: row.id,
         token: accessToken,
-      },
+      }),
       expiresAt: row.accessExpiresAt.getTime(),
     };
   }
@@ -177,7 +215,7 @@ export class Credentials {
       .from(apiKeys)
       .where(and(eq(apiKeys.accessKey, accessKey), eq(apiKeys.tenant, tenant), isNull(apiKeys.revokedAt)));
     if (!key || !sameHash(key.secretHash, sha256(secret))) throw errors.unauthorized();
-    return this.openSession(tenant, key.id, key.scope as Scope);
+    return this.openSession(tenant, key.id, key.scope as Scope, key.subject);
   }
 
   /** Rotates a session: the old refresh token and access token stop working. */
@@ -200,7 +238,7 @@ export class Credentials {
     });
     if (!old) throw errors.unauthorized();
     this.forget((v) => v.caller.sessionId === old.id);
-    return this.openSession(tenant, old.keyId, old.scope as Scope);
+    return this.openSession(tenant, old.keyId, old.scope as Scope, old.subject);
   }
 
   async logout(sessionId: string): Promise<void> {
@@ -208,7 +246,12 @@ export class Credentials {
     this.forget((v) => v.caller.sessionId === sessionId);
   }
 
-  private async openSession(tenant: string, keyId: string, scope: Scope): Promise<Session> {
+  private async openSession(
+    tenant: string,
+    keyId: string,
+    scope: Scope,
+    subject: string | null,
+  ): Promise<Session> {
     const accessToken = token(32);
     const refreshToken = token(32);
     const now = this.now().getTime();
@@ -216,6 +259,7 @@ export class Credentials {
       tenant,
       keyId,
       scope,
+      subject,
       accessHash: sha256(accessToken),
       refreshHash: sha256(refreshToken),
       accessExpiresAt: new Date(now + this.tokenTtl.access * 1000),

@@ -32,6 +32,11 @@ export const apiKeys = pgTable(
     /** SHA-256 of the secret: secrets are 256 random bits, so a slow password hash adds nothing. */
     secretHash: text('secret_hash').notNull(),
     scope: text('scope').notNull(),
+    /**
+     * Whom a `public` key acts for, `<kind>:<id>` (e.g. `externalUser:<uuid>`); services read it in
+     * ctx.caller.subject and restrict what the key sees (docs/authentication.md).
+     */
+    subject: text('subject'),
     description: text('description'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
@@ -48,6 +53,8 @@ export const sessions = pgTable(
       .notNull()
       .references(() => apiKeys.id, { onDelete: 'cascade' }),
     scope: text('scope').notNull(),
+    /** The subject of the key the session was opened with. */
+    subject: text('subject'),
     accessHash: text('access_hash').notNull(),
     refreshHash: text('refresh_hash').notNull(),
     accessExpiresAt: timestamp('access_expires_at', { withTimezone: true }).notNull(),

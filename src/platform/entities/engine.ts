@@ -62,8 +62,14 @@ export class EntityEngine {
     return extra ? (and(cond, extra) as SQL) : cond;
   }
 
+  /** `extra` ANDed with the entity's rowScope for this caller (the rows it may reach). */
+  private async scoped(ctx: Ctx, extra?: SQL): Promise<SQL | undefined> {
+    const scope = await this.decl.hooks.rowScope?.(ctx);
+    return scope && extra ? and(extra, scope) : (scope ?? extra);
+  }
+
   async find(ctx: Ctx, id: string | number, extra?: SQL): Promise<EntityRow | undefined> {
-    const [row] = await ctx.store.select(this.decl.table, this.byId(id, extra));
+    const [row] = await ctx.store.select(this.decl.table, this.byId(id, await this.scoped(ctx, extra)));
     return row ? this.toEntity(row) : undefined;
   }
 
@@ -77,7 +83,7 @@ export class EntityEngine {
     const size = query.size ?? DEFAULT_PAGE_SIZE;
     const page = query.offset ?? 0;
     const conditions = [
-      extra,
+      await this.scoped(ctx, extra),
       query.filter ? compileFilter(query.filter, this.decl.filterFields) : undefined,
     ].filter((c): c is SQL => c !== undefined);
     const where = ctx.store.scope(this.decl.table, conditions.length ? and(...conditions) : undefined);
@@ -169,9 +175,10 @@ export class EntityEngine {
     const next = { ...previous, ...changes, ...links };
     await this.decl.hooks.beforeSave?.(ctx, next, previous);
     const set = { ...this.values(next, 'given'), lastModifiedBy: this.who(ctx), lastModifiedDate: ctx.now() };
+    const where = this.byId(id, await this.scoped(ctx, extra));
     const [updated] = await this.guard(
       () =>
-        ctx.store.update(this.decl.table, set as never, this.byId(id, extra)).returning() as Promise<
+        ctx.store.update(this.decl.table, set as never, where).returning() as Promise<
           Record<string, unknown>[]
         >,
     );
@@ -181,7 +188,8 @@ export class EntityEngine {
   async remove(ctx: Ctx, id: string | number, extra?: SQL): Promise<void> {
     const row = await this.get(ctx, id, extra);
     await this.decl.hooks.beforeDelete?.(ctx, row);
-    await this.guard(() => ctx.store.delete(this.decl.table, this.byId(id, extra)));
+    const where = this.byId(id, await this.scoped(ctx, extra));
+    await this.guard(() => ctx.store.delete(this.decl.table, where));
   }
 
   /** All or nothing: the first failing element rejects the batch, naming its index. */

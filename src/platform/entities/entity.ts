@@ -1,4 +1,4 @@
-import { getTableColumns, getTableName } from 'drizzle-orm';
+import { getTableColumns, getTableName, type SQL } from 'drizzle-orm';
 import { type AnyPgColumn, bigint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import type { TObject } from 'typebox';
 import type { Ctx } from '../context.ts';
@@ -42,6 +42,11 @@ export interface EntityHooks {
   /** Checks (and may adjust) the entity about to be written; `previous` is absent on create. */
   beforeSave?: (ctx: Ctx, next: Record<string, unknown>, previous: EntityRow | undefined) => Promise<void>;
   beforeDelete?: (ctx: Ctx, row: EntityRow) => Promise<void>;
+  /**
+   * The rows the caller may reach, ANDed to every read, update and delete (and to the parent of a
+   * child collection): e.g. a partner's key sees only its partner's agendas; others are 404.
+   */
+  rowScope?: (ctx: Ctx) => Promise<SQL | undefined>;
 }
 
 export interface EntityOptions {
@@ -55,6 +60,8 @@ export interface EntityOptions {
   naturalKey?: string[];
   description?: string;
   visibility?: Visibility;
+  /** Kinds of key subject whose `public` keys may use this PRIVATE entity (its `rowScope` hook restricts them). */
+  subjects?: readonly string[];
   /** Child collections: `/<name>/{parentId}/<child>`; `parentField` is the child's link column. */
   children?: Record<string, { entity: EntityDeclaration; parentField: string }>;
   hooks?: EntityHooks;
@@ -135,6 +142,7 @@ export function defineEntity(options: EntityOptions): EntityDeclaration {
     naturalKey: options.naturalKey ?? [],
     description: options.description,
     visibility: options.visibility ?? 'PRIVATE',
+    subjects: options.subjects ?? [],
     children: options.children ?? {},
     hooks: options.hooks ?? {},
     schema: Type.Object({ id: Id, ...props, ...AuditSchema }, { title: options.name }),

@@ -44,6 +44,7 @@ export function authenticator(
   service: ServiceDeclaration,
   visibility: Visibility,
   name: string,
+  subjects: readonly string[] = [],
 ) {
   return async (request: FastifyRequest) => {
     const tenant = await resolveTenant(platform, request);
@@ -52,7 +53,10 @@ export function authenticator(
     const verified = await credentials.verify(header);
     if (!verified || verified.tenant !== tenant.name) throw errors.unauthorized();
     checkLicense(tenant, service);
-    if (verified.caller.scope === 'public' && visibility !== 'PUBLIC') {
+    const { scope, subject } = verified.caller;
+    // A public key bound to a subject also reaches the PRIVATE operations declared for its kind.
+    const forSubject = subject !== undefined && subjects.includes(subject.kind);
+    if (scope === 'public' && visibility !== 'PUBLIC' && !forSubject) {
       throw errors.forbidden(`Operation ${name} is not public; a key of scope public cannot call it`);
     }
     request.ponte = { tenant, caller: verified.caller };

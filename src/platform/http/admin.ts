@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { SCOPES } from '../auth/credentials.ts';
+import { SCOPES, SUBJECT_PATTERN } from '../auth/credentials.ts';
 import type { Platform } from '../context.ts';
 import { errors } from '../errors.ts';
 import { Enum, Type } from '../schema.ts';
@@ -90,14 +90,20 @@ export async function registerAdmin(app: FastifyInstance, platform: Platform): P
             body: Type.Object({
               scope: Type.Optional(Enum(SCOPES, { default: 'full' })),
               description: Type.Optional(Type.String({ maxLength: 200 })),
+              // Whom a public key acts for, `<kind>:<id>` (docs/authentication.md).
+              subject: Type.Optional(Type.String({ pattern: SUBJECT_PATTERN, maxLength: 200 })),
             }),
           },
         },
         async (request, reply) => {
           const { name } = request.params as { name: string };
-          const body = (request.body ?? {}) as { scope?: 'full' | 'public'; description?: string };
+          const body = (request.body ?? {}) as {
+            scope?: 'full' | 'public';
+            description?: string;
+            subject?: string;
+          };
           await mustFind(name);
-          const key = await credentials.createKey(name, body.scope ?? 'full', body.description);
+          const key = await credentials.createKey(name, body.scope ?? 'full', body.description, body.subject);
           return reply.code(201).send(key);
         },
       );

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Platform } from '../context.ts';
+import { type Platform, run } from '../context.ts';
 import { errors } from '../errors.ts';
 
 // The bridge serves the folder store's signed URLs itself (DESIGN.md "Blobs"): a PUT streams the
@@ -24,7 +24,20 @@ export async function registerBlobRoutes(app: FastifyInstance, platform: Platfor
       if (!(await platform.tenants.find(tenant))) throw errors.notFound(`Tenant ${tenant} not found`);
       const stream = (request.body as Readable | undefined) ?? request.raw;
       const contentType = request.headers['content-type'] ?? 'application/octet-stream';
-      return platform.blobs.write(tenant, key, stream, contentType, max);
+      const info = await platform.blobs.write(tenant, key, stream, contentType, max);
+      // The service that owns the key's prefix records the upload (e.g. an attachment's size).
+      const owner = platform.registry.blobUpload(key);
+      const tenantInfo = owner ? await platform.tenants.find(tenant) : undefined;
+      if (owner && tenantInfo) {
+        const invocation = {
+          tenant: tenantInfo,
+          caller: { kind: 'system' as const, scope: 'full' as const },
+          requestId: request.id,
+          log: request.log,
+        };
+        await run(platform, owner.service, 'tenant', invocation, (ctx) => owner.handler(ctx, info));
+      }
+      return info;
     });
 
     scope.get('/blobs/:tenant/*', { schema: { hide: true } }, async (request, reply) => {

@@ -71,7 +71,7 @@ function registerOperation(app: FastifyInstance, parts: Parts, target: ResolvedO
       method,
       url: `${BRIDGE}/rest/${path}`,
       schema: operationSchema(target, method),
-      onRequest: authenticator(parts, service, op.visibility, name),
+      onRequest: authenticator(parts, service, op.visibility, name, op.subjects),
       handler: handler(parts.platform, target),
     });
     app.route({

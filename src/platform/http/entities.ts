@@ -36,7 +36,7 @@ export function registerEntities(
 ): void {
   const engine = new EntityEngine(entity);
   const base = `${BRIDGE}/rest/${service.domain}/${service.name}/entities/${entity.name}`;
-  const onRequest = authenticator(parts, service, entity.visibility, entity.name);
+  const onRequest = authenticator(parts, service, entity.visibility, entity.name, entity.subjects);
 
   const route = (
     method: HTTPMethods,

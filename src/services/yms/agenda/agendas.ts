@@ -3,6 +3,7 @@ import { action, query } from '../../../platform/registry.ts';
 import { DateOnly, Enum, Int64, Type } from '../../../platform/schema.ts';
 import { agenda as agendaEntity } from './entities.ts';
 import { E } from './errors.ts';
+import { escopoParceiro } from './parceiros.ts';
 import { AgendaAlteracao, editable, StatusAgendamento } from './schemas.ts';
 import {
   type AgendaRow,
@@ -205,6 +206,8 @@ export const agendas = {
           texto
             ? pesquisa(texto, input.pesquisaVeiculoIds ?? [], input.pesquisaMotoristaIds ?? [])
             : undefined,
+          // A key acting for a partner's user finds only its partners' agendas.
+          await escopoParceiro(ctx, agenda.parceiroId),
         ),
       );
       const direction = input.sortOrder === -1 ? desc : asc;

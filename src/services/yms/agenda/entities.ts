@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { defineEntity } from '../../../platform/entities/entity.ts';
 import { Type } from '../../../platform/schema.ts';
+import { anexoEntity } from './anexos.ts';
 import { E } from './errors.ts';
+import { escopoParceiro, parceiroEntities, regrasDoParceiro, SUJEITOS } from './parceiros.ts';
 import { editable, readOnly } from './schemas.ts';
 import { FINALIZADOS, proximoCodigo, registrarHistorico, type StatusAgendamento } from './states.ts';
 import { agendaHistorico, agenda as agendaTable } from './tables.ts';
@@ -28,6 +30,9 @@ export const agenda = defineEntity({
   description:
     'Appointments of vehicles at a plant, with custom fields; the state changes only through the state actions',
   table: agendaTable,
+  // A key acting for a partner's user books, reads and edits only its partners' agendas.
+  subjects: SUJEITOS,
+  children: { anexos: { entity: anexoEntity, parentField: 'agendaId' } },
   fields: Type.Object({
     // Declared as a field so the create hook sees a client-chosen id: the history row must name it.
     id: Type.Optional(Type.String({ format: 'uuid', description: 'assigned by the server when absent' })),
@@ -35,7 +40,9 @@ export const agenda = defineEntity({
     ...readOnly,
   }),
   hooks: {
+    rowScope: (ctx) => escopoParceiro(ctx, agendaTable.parceiroId),
     beforeSave: async (ctx, next, previous) => {
+      await regrasDoParceiro(ctx, next, previous);
       next.custom ??= {};
       next.unscheduled ??= false;
       if (typeof next.dataEsperada === 'string') next.dataEsperada = new Date(next.dataEsperada);
@@ -68,4 +75,4 @@ export const agenda = defineEntity({
   },
 });
 
-export const agendaEntities = [agenda];
+export const agendaEntities = [agenda, anexoEntity, ...parceiroEntities];

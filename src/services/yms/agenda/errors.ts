@@ -34,4 +34,56 @@ export const E = defineErrors({
     message: 'Agenda {codigo} está em {status}: só uma agenda em AGENDADO pode ser excluída',
   },
   fusoInvalido: { reason: 'UNPROCESSABLE', message: 'fusoHorario {fuso} não é um fuso horário IANA' },
+  // Partners, external users, keys acting for a partner (parceiros.ts)
+  parceiroNotFound: { reason: 'OBJECT_NOT_FOUND', message: 'Parceiro {ref} não encontrado' },
+  parceiroInexistente: {
+    reason: 'UNPROCESSABLE',
+    message: 'parceiroId {id} não é um parceiro (externalTenant) deste tenant',
+  },
+  parceiroInativo: { reason: 'UNPROCESSABLE', message: 'Parceiro {nome} ({codigo}) está inativo' },
+  documentoInvalido: {
+    reason: 'UNPROCESSABLE',
+    message: 'codigo {codigo} não é um CNPJ ou CPF válido (dígitos verificadores)',
+  },
+  usuarioNotFound: { reason: 'OBJECT_NOT_FOUND', message: 'Usuário externo {email} não encontrado' },
+  tenantNotFound: { reason: 'OBJECT_NOT_FOUND', message: 'Tenant {nome} não encontrado' },
+  representacaoInvalida: {
+    reason: 'FORBIDDEN',
+    message: 'A chave age pelo usuário externo {id}, que não existe, está inativo ou não tem parceiro ativo',
+  },
+  parceiroNaoRepresentado: {
+    reason: 'FORBIDDEN',
+    message: 'O usuário externo {email} não age pelo parceiro {id}',
+  },
+  parceiroObrigatorio: {
+    reason: 'UNPROCESSABLE',
+    message: 'O usuário externo {email} age por vários parceiros: informe parceiroId',
+  },
+  veiculoNaoVinculado: {
+    reason: 'UNPROCESSABLE',
+    message: 'O veículo {veiculoId} não está vinculado ao parceiro {nome} (linkVehiclesToPartner)',
+  },
+  agrupamentoNaoPermitido: {
+    reason: 'UNPROCESSABLE',
+    message: 'O parceiro {nome} não permite criar agendamentos agrupados (codigoAgrupador)',
+  },
+  edicaoMotoristaNaoPermitida: {
+    reason: 'UNPROCESSABLE',
+    message: 'O parceiro {nome} não permite alterar o motorista da agenda {codigo}',
+  },
+  parceiroEmUso: {
+    reason: 'UNPROCESSABLE',
+    status: 409,
+    message: 'Parceiro {nome} tem {agendas} agenda(s) e {usuarios} usuário(s): desative-o em vez de excluir',
+  },
+  // Attachments (anexos.ts)
+  anexoNotFound: { reason: 'OBJECT_NOT_FOUND', message: 'Anexo {nome} não encontrado' },
+  anexoPeloUpload: {
+    reason: 'UNPROCESSABLE',
+    message: 'Um anexo nasce por obterUrlUploadAnexo (o lugar onde o arquivo é enviado), não por POST',
+  },
+  anexoSomenteLeitura: {
+    reason: 'UNPROCESSABLE',
+    message: 'Campo {campo} do anexo {id} não muda por edição: envie uma nova versão por obterUrlUploadAnexo',
+  },
 });

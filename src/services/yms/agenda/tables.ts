@@ -107,3 +107,99 @@ export const agendaContador = pgTable(
   },
   (t) => [tenantIsolation(t.tenant)],
 );
+
+// Partners, external users and attachments (docs/agenda.md "External partners and users",
+// "Attachments").
+
+/** An external partner (externalTenant): a carrier or customer by CNPJ or CPF. */
+export const externalTenant = pgTable(
+  'agenda_external_tenant',
+  {
+    ...entity(),
+    /** CNPJ (14 digits) or CPF (11 digits), stored as digits. */
+    codigo: text('codigo').notNull(),
+    nome: text('nome').notNull(),
+    ativo: boolean('ativo').notNull().default(true),
+    /** The partner's users may change the driver of its agendas. */
+    permiteEdicaoMotorista: boolean('permite_edicao_motorista').notNull().default(true),
+    /** The partner may not book grouped agendas (codigoAgrupador). */
+    naoPermiteCriarAgendamentosAgrupado: boolean('nao_permite_criar_agendamentos_agrupado')
+      .notNull()
+      .default(false),
+    /** The partner requests pre-agendas instead of booking directly. */
+    preAgendaHabilitada: boolean('pre_agenda_habilitada').notNull().default(false),
+  },
+  (t) => [
+    uniqueIndex('agenda_external_tenant_codigo').on(t.tenant, t.codigo),
+    trigramIndex('agenda_external_tenant_nome_trgm', t.nome),
+    tenantIsolation(t.tenant),
+  ],
+);
+
+/** A user of one or more partners, by e-mail (stored lower case). */
+export const externalUser = pgTable(
+  'agenda_external_user',
+  {
+    ...entity(),
+    email: text('email').notNull(),
+    nome: text('nome').notNull(),
+    ativo: boolean('ativo').notNull().default(true),
+    /** The partners (externalTenant.id) the user acts for. */
+    parceiroIds: uuid('parceiro_ids').array().notNull(),
+  },
+  (t) => [
+    uniqueIndex('agenda_external_user_email').on(t.tenant, t.email),
+    index('agenda_external_user_parceiros').using('gin', t.parceiroIds),
+    tenantIsolation(t.tenant),
+  ],
+);
+
+/** The vehicles (yms/patio veiculo) a partner may book with, linked by linkVehiclesToPartner. */
+export const parceiroVeiculo = pgTable(
+  'agenda_parceiro_veiculo',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenant: tenantColumn(),
+    parceiroId: uuid('parceiro_id')
+      .notNull()
+      .references(() => externalTenant.id, { onDelete: 'cascade' }),
+    veiculoId: uuid('veiculo_id').notNull(),
+    placa: text('placa').notNull(),
+    createdBy: text('created_by').notNull(),
+    createdDate: timestamp('created_date', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('agenda_parceiro_veiculo_key').on(t.tenant, t.parceiroId, t.veiculoId),
+    index('agenda_parceiro_veiculo_veiculo').on(t.tenant, t.veiculoId),
+    tenantIsolation(t.tenant),
+  ],
+);
+
+/**
+ * One version of an attachment: created by obterUrlUploadAnexo (the storage place, blob
+ * `yms/agenda/anexos/<id>`), its facts filled when the bytes arrive. The name's versions count
+ * within its folder: the agenda, else the caller's partner, else the tenant.
+ */
+export const anexo = pgTable(
+  'agenda_anexo',
+  {
+    ...entity(),
+    nome: text('nome').notNull(),
+    versao: bigint('versao', { mode: 'number' }).notNull(),
+    agendaId: uuid('agenda_id').references(() => agenda.id, { onDelete: 'cascade' }),
+    /** The partner whose user created it (none for internal callers). */
+    parceiroId: uuid('parceiro_id'),
+    /** The folder the versions of a name count in: `agenda:<id>`, `parceiro:<id>` or `tenant`. */
+    pasta: text('pasta').notNull(),
+    descricao: text('descricao'),
+    tamanho: bigint('tamanho', { mode: 'number' }),
+    contentType: text('content_type'),
+    sha256: text('sha256'),
+    enviadoEm: timestamp('enviado_em', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('agenda_anexo_versao').on(t.tenant, t.pasta, t.nome, t.versao),
+    index('agenda_anexo_agenda').on(t.tenant, t.agendaId),
+    tenantIsolation(t.tenant),
+  ],
+);

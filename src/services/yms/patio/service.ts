@@ -10,6 +10,7 @@ import { eventos } from './eventos.ts';
 import { execucoes } from './execucoes.ts';
 import { turnos } from './turnos.ts';
 import { vagas } from './vagas.ts';
+import { veiculos } from './veiculos.ts';
 
 // yms/patio 8.10.0 (spec 000 §1, §4.1-4.3): a plant's yard — plants, areas, spots, vehicles,
 // drivers, compositions, shifts, circuits and their executions, yard presence, arrival control and
@@ -32,6 +33,7 @@ export default defineService({
     ...execucoes,
     ...eventos,
     ...automacao,
+    ...veiculos,
   },
   entities: [...patioEntities, circuito, rotina],
   jobs: automacaoJobs,

@@ -1,0 +1,440 @@
+import { and, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { Ctx } from '../../../platform/context.ts';
+import { defineEntity, type EntityRow } from '../../../platform/entities/entity.ts';
+import { action, query } from '../../../platform/registry.ts';
+import { Enum, NoInput, Record as Registro, Type } from '../../../platform/schema.ts';
+import { E } from './errors.ts';
+import {
+  agenda,
+  externalTenant as parceiroTable,
+  parceiroVeiculo,
+  externalUser as usuarioTable,
+} from './tables.ts';
+
+// External partners (externalTenant: carriers and customers by CNPJ or CPF), their users
+// (externalUser, by e-mail) and the plates linked to them; and what a key bound to an external user
+// may see and do (docs/agenda.md "External partners and users", docs/authentication.md).
+
+/** The kind of key subject yms/agenda resolves: `externalUser:<externalUser.id>`. */
+export const SUJEITO_USUARIO_EXTERNO = 'externalUser';
+export const SUJEITOS = [SUJEITO_USUARIO_EXTERNO] as const;
+
+type Parceiro = typeof parceiroTable.$inferSelect;
+type Usuario = typeof usuarioTable.$inferSelect;
+
+const opt = Type.Optional;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const DOCUMENTO = '^(\\d{3}\\.?\\d{3}\\.?\\d{3}-?\\d{2}|\\d{2}\\.?\\d{3}\\.?\\d{3}/?\\d{4}-?\\d{2})$';
+/** Plates, old or Mercosul format, with or without the dash (as yms/patio's veiculo). */
+const PLACA = /^[A-Za-z]{3}-?\d[A-Za-z0-9]\d{2}$/;
+
+export const digitos = (value: string) => value.replace(/\D/g, '');
+const normalizarPlaca = (placa: string) => placa.trim().replace('-', '').toUpperCase();
+
+/** Whether 11 digits are a CPF or 14 digits a CNPJ with the right check digits. */
+export function documentoValido(doc: string): boolean {
+  if (!/^(\d{11}|\d{14})$/.test(doc) || /^(\d)\1+$/.test(doc)) return false;
+  const d = [...doc].map(Number);
+  const dv = (pesos: number[]) => {
+    const soma = pesos.reduce((s, p, i) => s + p * d[i]!, 0) % 11;
+    return soma < 2 ? 0 : 11 - soma;
+  };
+  if (doc.length === 11) {
+    const p1 = [10, 9, 8, 7, 6, 5, 4, 3, 2];
+    const p2 = [11, ...p1];
+    return dv(p1) === d[9] && dv(p2) === d[10];
+  }
+  const p1 = [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2];
+  const p2 = [6, ...p1];
+  return dv(p1) === d[12] && dv(p2) === d[13];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Who the caller acts for
+
+export interface Representacao {
+  usuario: Usuario;
+  /** The user's active partners (at least one). */
+  parceiros: Parceiro[];
+  ids: string[];
+}
+
+const representacoes = new WeakMap<Ctx, Promise<Representacao | undefined>>();
+
+/**
+ * The external user a key acts for and its active partners; undefined for every other caller (full
+ * keys, public keys without a subject: no restriction). A bound key whose user is gone, inactive
+ * or without an active partner is refused (403): it acts for no one.
+ */
+export function representacao(ctx: Ctx): Promise<Representacao | undefined> {
+  const subject = ctx.caller.subject;
+  if (subject?.kind !== SUJEITO_USUARIO_EXTERNO) return Promise.resolve(undefined);
+  let found = representacoes.get(ctx);
+  if (!found) {
+    found = (async () => {
+      const [usuario] = UUID.test(subject.id)
+        ? await ctx.store.select(usuarioTable, eq(usuarioTable.id, subject.id.toLowerCase()))
+        : [];
+      const parceiros =
+        usuario?.ativo && usuario.parceiroIds.length
+          ? await ctx.store.select(
+              parceiroTable,
+              and(inArray(parceiroTable.id, usuario.parceiroIds), eq(parceiroTable.ativo, true)),
+            )
+          : [];
+      if (!usuario || !parceiros.length) throw E.representacaoInvalida({ id: subject.id });
+      parceiros.sort((a, b) => a.nome.localeCompare(b.nome) || a.id.localeCompare(b.id));
+      return { usuario, parceiros, ids: parceiros.map((p) => p.id) };
+    })();
+    representacoes.set(ctx, found);
+  }
+  return found;
+}
+
+/** The rows of `column` (a partner id) the caller may reach; undefined: all of them. */
+export async function escopoParceiro(ctx: Ctx, column: AnyPgColumn): Promise<SQL | undefined> {
+  const rep = await representacao(ctx);
+  return rep ? inArray(column, rep.ids) : undefined;
+}
+
+/** The partner a partner's user acts for here: the one given (one of its own) or its only one. */
+export function parceiroDoUsuario(rep: Representacao, parceiroId: string | null | undefined): Parceiro {
+  if (parceiroId) {
+    const parceiro = rep.parceiros.find((p) => p.id === parceiroId);
+    if (!parceiro) throw E.parceiroNaoRepresentado({ email: rep.usuario.email, id: parceiroId });
+    return parceiro;
+  }
+  if (rep.parceiros.length > 1) throw E.parceiroObrigatorio({ email: rep.usuario.email });
+  return rep.parceiros[0]!;
+}
+
+async function parceiroPorId(ctx: Ctx, id: string): Promise<Parceiro> {
+  const [row] = await ctx.store.select(parceiroTable, eq(parceiroTable.id, id));
+  if (!row) throw E.parceiroInexistente({ id });
+  return row;
+}
+
+/** Vehicles among `veiculoIds` that are linked to none of the partners. */
+export async function veiculosNaoVinculados(ctx: Ctx, parceiroIds: string[], veiculoIds: string[]) {
+  if (!veiculoIds.length) return [];
+  const rows = await ctx.store.select(
+    parceiroVeiculo,
+    and(inArray(parceiroVeiculo.parceiroId, parceiroIds), inArray(parceiroVeiculo.veiculoId, veiculoIds)),
+  );
+  const vinculados = new Set(rows.map((r) => r.veiculoId));
+  return veiculoIds.filter((id) => !vinculados.has(id));
+}
+
+/**
+ * The partner rules of an agenda being written (the entity's beforeSave): the partner exists and
+ * is active; a partner's user books only for its partners, with their linked vehicles, grouped
+ * only where allowed, and changes the driver only where allowed.
+ */
+export async function regrasDoParceiro(
+  ctx: Ctx,
+  next: Record<string, unknown>,
+  previous: EntityRow | undefined,
+): Promise<void> {
+  const rep = await representacao(ctx);
+  let parceiro: Parceiro | undefined;
+  if (rep) {
+    parceiro = parceiroDoUsuario(rep, (next.parceiroId as string | null | undefined) ?? undefined);
+    next.parceiroId = parceiro.id;
+  } else if (next.parceiroId && next.parceiroId !== previous?.parceiroId) {
+    parceiro = await parceiroPorId(ctx, String(next.parceiroId));
+    if (!parceiro.ativo) throw E.parceiroInativo({ nome: parceiro.nome, codigo: parceiro.codigo });
+  }
+  if (!rep || !parceiro) return;
+  if (next.veiculoId && next.veiculoId !== previous?.veiculoId) {
+    const [fora] = await veiculosNaoVinculados(ctx, [parceiro.id], [String(next.veiculoId)]);
+    if (fora) throw E.veiculoNaoVinculado({ veiculoId: fora, nome: parceiro.nome });
+  }
+  if (parceiro.naoPermiteCriarAgendamentosAgrupado && next.codigoAgrupador && !previous?.codigoAgrupador)
+    throw E.agrupamentoNaoPermitido({ nome: parceiro.nome });
+  if (
+    previous &&
+    !parceiro.permiteEdicaoMotorista &&
+    (next.motoristaId ?? null) !== (previous.motoristaId ?? null)
+  )
+    throw E.edicaoMotoristaNaoPermitida({ nome: parceiro.nome, codigo: Number(previous.codigo) });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Entities
+
+const flags = {
+  ativo: opt(Type.Boolean({ description: 'default true; an inactive partner books nothing' })),
+  permiteEdicaoMotorista: opt(
+    Type.Boolean({ description: "default true: the partner's users may change the driver of an agenda" }),
+  ),
+  naoPermiteCriarAgendamentosAgrupado: opt(
+    Type.Boolean({ description: 'default false: true forbids grouped bookings (codigoAgrupador)' }),
+  ),
+  preAgendaHabilitada: opt(
+    Type.Boolean({ description: 'default false: the partner requests pre-agendas instead of booking' }),
+  ),
+};
+
+export const externalTenantEntity = defineEntity({
+  name: 'externalTenant',
+  description: 'External partners (carriers, customers) by CNPJ or CPF, and what their users may do',
+  table: parceiroTable,
+  naturalKey: ['codigo'],
+  fields: Type.Object({
+    codigo: Type.String({
+      pattern: DOCUMENTO,
+      description: 'CNPJ or CPF (punctuation allowed); stored as digits; unique in the tenant',
+    }),
+    nome: Type.String({ minLength: 1, maxLength: 150 }),
+    ...flags,
+  }),
+  hooks: {
+    beforeSave: async (_ctx, next) => {
+      next.codigo = digitos(String(next.codigo));
+      if (!documentoValido(String(next.codigo))) throw E.documentoInvalido({ codigo: String(next.codigo) });
+      next.ativo ??= true;
+      next.permiteEdicaoMotorista ??= true;
+      next.naoPermiteCriarAgendamentosAgrupado ??= false;
+      next.preAgendaHabilitada ??= false;
+    },
+    beforeDelete: async (ctx, row) => {
+      const id = String(row.id);
+      const [[agendas], [usuarios]] = await Promise.all([
+        ctx.tx
+          .select({ n: count() })
+          .from(agenda)
+          .where(ctx.store.scope(agenda, eq(agenda.parceiroId, id))),
+        ctx.tx
+          .select({ n: count() })
+          .from(usuarioTable)
+          .where(ctx.store.scope(usuarioTable, sql`${id}::uuid = any(${usuarioTable.parceiroIds})`)),
+      ]);
+      if (agendas!.n || usuarios!.n)
+        throw E.parceiroEmUso({ nome: String(row.nome), agendas: agendas!.n, usuarios: usuarios!.n });
+    },
+  },
+});
+
+export const externalUserEntity = defineEntity({
+  name: 'externalUser',
+  description: "Users of external partners by e-mail; a public key bound to one acts for the user's partners",
+  table: usuarioTable,
+  naturalKey: ['email'],
+  fields: Type.Object({
+    email: Type.String({
+      format: 'email',
+      maxLength: 254,
+      description: 'unique in the tenant, stored lower case',
+    }),
+    nome: Type.String({ minLength: 1, maxLength: 150 }),
+    ativo: opt(
+      Type.Boolean({ description: 'default true; keys bound to an inactive user are refused (403)' }),
+    ),
+    parceiroIds: Type.Array(Type.String({ format: 'uuid' }), {
+      minItems: 1,
+      maxItems: 50,
+      uniqueItems: true,
+      description: 'the partners (externalTenant.id) the user acts for',
+    }),
+  }),
+  hooks: {
+    beforeSave: async (ctx, next) => {
+      next.email = String(next.email).trim().toLowerCase();
+      next.ativo ??= true;
+      const ids = (next.parceiroIds as string[]).map((id) => id.toLowerCase());
+      next.parceiroIds = ids;
+      const rows = await ctx.store.select(parceiroTable, inArray(parceiroTable.id, ids));
+      const fora = ids.find((id) => !rows.some((r) => r.id === id));
+      if (fora) throw E.parceiroInexistente({ id: fora });
+    },
+  },
+});
+
+// ---------------------------------------------------------------------------------------------
+// Operations
+
+const ExternalTenant = externalTenantEntity.schema;
+const ExternalUser = externalUserEntity.schema;
+const parceiroOut = (row: Parceiro) => compactar(row);
+function compactar(row: Record<string, unknown>) {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(row)) if (k !== 'tenant' && v !== null && v !== undefined) out[k] = v;
+  return out as never;
+}
+
+const TenantRecord = Registro(
+  'tenant',
+  Type.Object({
+    id: Type.String({ format: 'uuid' }),
+    name: Type.String({ description: 'the tenant name of the addresses' }),
+    edition: Enum(['standard', 'light'] as const),
+    timeZone: Type.String({ description: 'IANA zone of the tenant' }),
+    createdAt: Type.String({ format: 'date-time' }),
+  }),
+);
+
+export const MOTIVOS_NAO_VINCULADA = ['INVALID_PLATE', 'VEHICLE_NOT_FOUND'] as const;
+
+export const parceiros = {
+  isClienteExterno: query({
+    description:
+      "Whether the caller acts for external partners (a public key bound to an external user), the partners' " +
+      'settings and the user; an internal caller gets isClienteExterno false',
+    get: true,
+    subjects: SUJEITOS,
+    input: NoInput(),
+    output: Type.Object({
+      isClienteExterno: Type.Boolean(),
+      permiteEdicaoMotorista: Type.Boolean({ description: 'every partner allows it' }),
+      naoPermiteCriarAgendamentosAgrupado: Type.Boolean({ description: 'some partner forbids it' }),
+      preAgendaHabilitada: Type.Boolean({ description: 'some partner requests pre-agendas' }),
+      parceiros: Type.Array(ExternalTenant),
+      usuario: Type.Partial(ExternalUser, {
+        title: 'externalUser',
+        description: 'the external user; empty for an internal caller',
+      }),
+    }),
+    handler: async (ctx) => {
+      const rep = await representacao(ctx);
+      if (!rep)
+        return {
+          isClienteExterno: false,
+          permiteEdicaoMotorista: true,
+          naoPermiteCriarAgendamentosAgrupado: false,
+          preAgendaHabilitada: false,
+          parceiros: [],
+          usuario: {},
+        };
+      return {
+        isClienteExterno: true,
+        permiteEdicaoMotorista: rep.parceiros.every((p) => p.permiteEdicaoMotorista),
+        naoPermiteCriarAgendamentosAgrupado: rep.parceiros.some((p) => p.naoPermiteCriarAgendamentosAgrupado),
+        preAgendaHabilitada: rep.parceiros.some((p) => p.preAgendaHabilitada),
+        parceiros: rep.parceiros.map(parceiroOut),
+        usuario: compactar(rep.usuario),
+      };
+    },
+  }),
+
+  verificaUsuario: query({
+    description:
+      'Checks an external user by e-mail (e.g. on a login page): ativo when the user is active and acts for an ' +
+      'active partner; an unknown e-mail is 404',
+    visibility: 'PUBLIC',
+    anonymous: true,
+    input: Type.Object({ email: Type.String({ format: 'email', maxLength: 254 }) }),
+    output: Type.Object({
+      email: Type.String(),
+      ativo: Type.Boolean({ description: 'active, with at least one active partner' }),
+    }),
+    handler: async (ctx, input) => {
+      const email = input.email.trim().toLowerCase();
+      const [usuario] = await ctx.store.select(usuarioTable, eq(usuarioTable.email, email));
+      if (!usuario) throw E.usuarioNotFound({ email });
+      const [ativos] = usuario.ativo
+        ? await ctx.tx
+            .select({ n: count() })
+            .from(parceiroTable)
+            .where(
+              ctx.store.scope(
+                parceiroTable,
+                and(inArray(parceiroTable.id, usuario.parceiroIds), eq(parceiroTable.ativo, true)),
+              ),
+            )
+        : [{ n: 0 }];
+      return { email, ativo: usuario.ativo && (ativos?.n ?? 0) > 0 };
+    },
+  }),
+
+  buscaTenantPorNome: query({
+    description:
+      "The tenant of the address by its name (a login page's lookup); any other name is 404, so tenants can't be probed",
+    visibility: 'PUBLIC',
+    anonymous: true,
+    get: true,
+    transaction: 'none',
+    input: Type.Object({ tenantNome: Type.String({ minLength: 1, maxLength: 63 }) }),
+    output: TenantRecord,
+    handler: async (ctx, input) => {
+      const nome = input.tenantNome.trim().toLowerCase();
+      if (nome !== ctx.tenant.name) throw E.tenantNotFound({ nome: input.tenantNome });
+      const { id, name, edition, timeZone, createdAt } = ctx.tenant;
+      return { id, name, edition, timeZone, createdAt };
+    },
+  }),
+
+  linkVehiclesToPartner: action({
+    description:
+      'Links vehicles (yms/patio, by plate) to a partner (CNPJ or CPF); answers the plates not linked and why',
+    visibility: 'PUBLIC',
+    input: Type.Object({
+      code: Type.String({ minLength: 1, maxLength: 18, description: 'CNPJ or CPF of the partner' }),
+      plates: Type.Array(Type.String({ maxLength: 10 }), { minItems: 1, maxItems: 1000 }),
+    }),
+    output: Type.Object({
+      platesNotLinked: Type.Array(Type.String(), { description: 'the plates not linked, as sent' }),
+      reasons: Type.Array(
+        Type.Object({
+          plate: Type.String(),
+          reason: Enum(MOTIVOS_NAO_VINCULADA, {
+            description: 'INVALID_PLATE: not a plate; VEHICLE_NOT_FOUND: no yms/patio vehicle has it',
+          }),
+        }),
+        { description: '(design) why each plate of platesNotLinked was not linked' },
+      ),
+    }),
+    handler: async (ctx, input) => {
+      const codigo = digitos(input.code);
+      const rep = await representacao(ctx);
+      const [parceiro] = codigo
+        ? await ctx.store.select(parceiroTable, eq(parceiroTable.codigo, codigo))
+        : [];
+      // A partner's user links only to its own partners; another partner is as unknown as a missing one.
+      if (!parceiro || (rep && !rep.ids.includes(parceiro.id))) throw E.parceiroNotFound({ ref: input.code });
+      if (!parceiro.ativo) throw E.parceiroInativo({ nome: parceiro.nome, codigo: parceiro.codigo });
+
+      const reasons: Array<{ plate: string; reason: (typeof MOTIVOS_NAO_VINCULADA)[number] }> = [];
+      const validas = input.plates.filter((plate) => {
+        if (PLACA.test(plate.trim())) return true;
+        reasons.push({ plate, reason: 'INVALID_PLATE' });
+        return false;
+      });
+      const porPlaca = new Map<string, string>();
+      if (validas.length) {
+        const { veiculos } = await ctx.call<{ veiculos: Array<{ id: string; placa: string }> }>(
+          'yms/patio/queries/veiculosPorPlaca',
+          { placas: validas.map(normalizarPlaca) },
+        );
+        for (const v of veiculos) porPlaca.set(v.placa, v.id);
+      }
+      const links = new Map<string, string>();
+      for (const plate of validas) {
+        const placa = normalizarPlaca(plate);
+        const veiculoId = porPlaca.get(placa);
+        if (veiculoId) links.set(veiculoId, placa);
+        else reasons.push({ plate, reason: 'VEHICLE_NOT_FOUND' });
+      }
+      if (links.size) {
+        await ctx.store
+          .insert(
+            parceiroVeiculo,
+            [...links].map(([veiculoId, placa]) => ({
+              parceiroId: parceiro.id,
+              veiculoId,
+              placa,
+              createdBy: ctx.caller.keyId ? `${ctx.caller.kind}:${ctx.caller.keyId}` : ctx.caller.kind,
+              createdDate: ctx.now(),
+            })),
+          )
+          .onConflictDoNothing();
+      }
+      // In the order sent.
+      const order = new Map(input.plates.map((p, i) => [p, i]));
+      reasons.sort((a, b) => order.get(a.plate)! - order.get(b.plate)!);
+      return { platesNotLinked: reasons.map((r) => r.plate), reasons };
+    },
+  }),
+};
+
+export const parceiroEntities = [externalTenantEntity, externalUserEntity];
