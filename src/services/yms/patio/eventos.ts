@@ -14,7 +14,7 @@ import {
   sequenciasDe,
   trocarMotorista,
 } from './execucao.ts';
-import { avancar, emSavepoint, processarEtapa } from './rotinas.ts';
+import { avaliarCondicaoDaEtapa, avancar, emSavepoint, processarEtapa } from './rotinas.ts';
 import { area, controleArea, motorista, planta, presencaPatio, vaga, veiculo } from './tables.ts';
 import { alocarVaga, liberarVaga } from './vagas.ts';
 
@@ -140,8 +140,13 @@ async function avancarSeProxima(ctx: Ctx, exec: ExecucaoRow, areaId: string, f: 
   const proxima = sequencias[i + 1];
   if (proxima?.areaId !== areaId) return exec;
   // The truck is there whatever the step's condition says: a condition that does not hold keeps the
-  // execution where it was (the evaluation is logged), and the event is still recorded.
-  const movida = await emSavepoint(ctx, () => avancar(ctx, exec, origemEvento(evento), { quando: f.quando }));
+  // execution where it was, and the event is still recorded. The condition is evaluated (and logged)
+  // outside the savepoint, so that the log of a refusal is kept.
+  const condicao = await avaliarCondicaoDaEtapa(ctx, exec, proxima);
+  if (condicao && !condicao.resultado) return exec;
+  const movida = await emSavepoint(ctx, () =>
+    avancar(ctx, exec, origemEvento(evento), { quando: f.quando, ignorarCondicao: true }),
+  );
   return movida.ok ? movida.value : exec;
 }
 

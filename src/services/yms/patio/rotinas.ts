@@ -733,6 +733,23 @@ async function ondeEsta(ctx: Ctx, exec: ExecucaoRow): Promise<string> {
 const SISTEMA = 'yms/patio';
 
 /**
+ * The step's condition (nomeCondicao) evaluated for the execution with the step as its scope, and
+ * logged (origem ETAPA); undefined when the step has none.
+ */
+export async function avaliarCondicaoDaEtapa(
+  ctx: Ctx,
+  exec: ExecucaoRow,
+  destino: typeof sequenciaCircuito.$inferSelect,
+): Promise<Execucao | undefined> {
+  if (!destino.nomeCondicao) return undefined;
+  const alcance = await resolverEscopo(ctx, { execucaoCircuitoId: exec.id, sequenciaCircuitoId: destino.id });
+  const inicio = ctx.now();
+  const run = await avaliarCondicao(ctx, alcance, destino.nomeCondicao);
+  await registrarLog(ctx, run, { servico: SISTEMA, alvo: destino.id, origem: 'ETAPA', alcance, inicio });
+  return run;
+}
+
+/**
  * 422 condicaoNaoSatisfeita unless the step's condition (nomeCondicao) holds for the execution,
  * evaluated with the step as its scope; the evaluation is logged (origem ETAPA).
  */
@@ -741,12 +758,8 @@ export async function exigirCondicao(
   exec: ExecucaoRow,
   destino: typeof sequenciaCircuito.$inferSelect,
 ): Promise<void> {
-  if (!destino.nomeCondicao) return;
-  const alcance = await resolverEscopo(ctx, { execucaoCircuitoId: exec.id, sequenciaCircuitoId: destino.id });
-  const inicio = ctx.now();
-  const run = await avaliarCondicao(ctx, alcance, destino.nomeCondicao);
-  await registrarLog(ctx, run, { servico: SISTEMA, alvo: destino.id, origem: 'ETAPA', alcance, inicio });
-  if (!run.resultado)
+  const run = await avaliarCondicaoDaEtapa(ctx, exec, destino);
+  if (run && !run.resultado && destino.nomeCondicao)
     throw E.condicaoNaoSatisfeita({
       sequencia: `${destino.ordem} (${destino.nome})`,
       condicao: destino.nomeCondicao,
