@@ -902,6 +902,29 @@ describe('branches', () => {
     expect(await ramosDe(exec)).toHaveLength(1);
   });
 
+  it('a finished branch whose parent’s next step condition fails leaves the parent waiting, and says why', async () => {
+    const pai = await novoCircuito([
+      { areaId: ids.portaria! },
+      { areaId: ids.estacionamentoRamos!, subCircuitoId: sub.id },
+      { areaId: ids.doca!, nomeCondicao: 'motoristaNaoBloqueado' },
+    ]);
+    const v = await novoVeiculo();
+    const exec = await iniciar(pai.id, v.id); // no driver: the doca's condition cannot hold
+    await acme('actions/avancarEtapaExecucaoCircuito', { execucaoCircuitoId: exec });
+    const [ramo] = await ramosDe(exec);
+    await acme('actions/avancarEtapaExecucaoCircuito', { execucaoCircuitoId: ramo.id });
+    const fim = await acme('actions/avancarEtapaExecucaoCircuito', { execucaoCircuitoId: ramo.id });
+    expect(fim.json().execucaoCircuito.status).toBe('FINALIZADO');
+    expect(await execucao(exec)).toMatchObject({ situacao: 'EXECUTANDO', sequenciaAtualId: pai.seqs[1] });
+    expect(await ultimoLog({ execucaoCircuitoId: exec })).toMatchObject({
+      tipo: 'CONDICAO',
+      nome: 'motoristaNaoBloqueado',
+      origem: 'ETAPA',
+      sucesso: false,
+      sequenciaCircuitoId: pai.seqs[2],
+    });
+  });
+
   it('a cancelled branch leaves the parent at its step; iniciarRamoExecucaoCircuito starts another', async () => {
     const v = await novoVeiculo();
     const exec = await iniciar(main.id, v.id, { sequenciaInicialId: main.seqs[1] });

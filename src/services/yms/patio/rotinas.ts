@@ -847,7 +847,15 @@ export async function processarEtapa(ctx: Ctx, execucaoId: string): Promise<void
     const ramo = await ramoDaEtapa(ctx, exec);
     if (ramo) {
       if (ramo.situacao !== 'FINALIZADO') return; // cancelled: the operator decides
-      const movida = await emSavepoint(ctx, () => avancar(ctx, exec, `RAMO:${ramo.id}`));
+      // The next step's condition is evaluated (and logged) outside the savepoint, so a parent
+      // that must wait says why.
+      const sequencias = await sequenciasDe(ctx, exec.circuitoId);
+      const destino = sequencias[sequencias.findIndex((s) => s.id === exec.sequenciaAtualId) + 1];
+      const condicao = destino ? await avaliarCondicaoDaEtapa(ctx, exec, destino) : undefined;
+      if (condicao && !condicao.resultado) return;
+      const movida = await emSavepoint(ctx, () =>
+        avancar(ctx, exec, `RAMO:${ramo.id}`, { ignorarCondicao: true }),
+      );
       if (!movida.ok) return;
       continue;
     }
