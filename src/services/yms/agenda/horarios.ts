@@ -410,16 +410,19 @@ export async function verificarReserva(ctx: Ctx, r: Reserva): Promise<Date> {
   const tipo = await tipoExistente(ctx, r.tipoAgendamentoId);
   if (tipo.plantaId !== r.plantaId)
     throw E.tipoOutraPlanta({ codigo: tipo.codigo, plantaTipo: tipo.plantaId, planta: r.plantaId });
-  const k = slotsDaExecucao(tipo, r.associacaoAgendamento);
   const ms = r.dataEsperada.getTime();
   const inicioIso = r.dataEsperada.toISOString();
+  const indisponivel = (motivo: Motivo, detalhe: string) =>
+    E.horarioIndisponivel({ inicio: inicioIso, codigo: tipo.codigo, motivo, detalhe });
+  // The type's own state first: no slot of an inactive or blocked type is bookable.
+  if (!tipo.ativo) throw indisponivel('TIPO_INATIVO', DESCRICOES.TIPO_INATIVO(tipo, 1));
+  if (tipo.bloqueado) throw indisponivel('TIPO_BLOQUEADO', DESCRICOES.TIPO_BLOQUEADO(tipo, 1));
+  const k = slotsDaExecucao(tipo, r.associacaoAgendamento);
   const utc = inicioIso.slice(0, 10);
   // Every zone is within a day of UTC: the local day is one of these three, its eve one more.
   const t = await turnosDaPlanta(ctx, r.plantaId, addDias(utc, -2), addDias(utc, 2));
   const slots = slotsDe(t, tipo.duracaoSlotMinutos, addDias(utc, -1), addDias(utc, 2));
   const i = slots.findIndex((s) => s.inicio === ms);
-  const indisponivel = (motivo: Motivo, detalhe: string) =>
-    E.horarioIndisponivel({ inicio: inicioIso, codigo: tipo.codigo, motivo, detalhe });
   if (i < 0) {
     const { data, hora } = local(ms, t.fusoHorario);
     throw indisponivel(

@@ -68,7 +68,7 @@ export const turnos = {
       const where = UUID.test(ref)
         ? eq(planta.id, ref.toLowerCase())
         : digits.length === 14
-          ? sql`regexp_replace(${planta.cnpj}, '\D', '', 'g') = ${digits}`
+          ? sql`regexp_replace(${planta.cnpj}, '[^0-9]', '', 'g') = ${digits}`
           : undefined;
       const [p] = where ? await ctx.store.select(planta, where) : [];
       if (!p) throw E.plantaNotFound({ id: input.plantaId });
