@@ -22,6 +22,7 @@ import {
   TABLE_HEADER,
   tableRow,
 } from './harness.ts';
+import { runHorarios } from './horarios.ts';
 import { runImports } from './imports.ts';
 import { benchService } from './probe.ts';
 
@@ -42,7 +43,7 @@ const QUERY_PATH = `/t/${TENANT}/bridge/1.0/rest/bench/probe/queries/getEntity`;
 const HEALTH_PATH = `/t/${TENANT}/bridge/1.0/rest/hcm/platform_integration/queries/healthcheck`;
 
 /** Groups of scenarios; `BENCH_ONLY=entities,imports` runs only those (all by default). */
-const GROUPS = ['bridge', 'entities', 'imports'] as const;
+const GROUPS = ['bridge', 'entities', 'imports', 'horarios'] as const;
 type Group = (typeof GROUPS)[number];
 function selectedGroups(): Set<Group> {
   const raw = (process.env.BENCH_ONLY ?? '').trim();
@@ -174,6 +175,11 @@ async function main(): Promise<void> {
     console.log('\n# (g) import throughput and memory');
     await busyBefore('the import scenario (g)');
     await runImports(bench);
+  }
+  if (ONLY.has('horarios')) {
+    console.log('\n# (h) yms/agenda horarioOperacao on a busy day');
+    await busyBefore('the operating-hours scenario (h)');
+    await runHorarios(bench);
   }
   console.log(`\nwhole run: ${fmt((performance.now() - startedAt) / 1000)} s`);
 }
