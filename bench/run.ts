@@ -22,6 +22,7 @@ import {
   TABLE_HEADER,
   tableRow,
 } from './harness.ts';
+import { runHorarios } from './horarios.ts';
 import { runImports } from './imports.ts';
 import { runPatio } from './patio.ts';
 import { benchService } from './probe.ts';
@@ -43,7 +44,7 @@ const QUERY_PATH = `/t/${TENANT}/bridge/1.0/rest/bench/probe/queries/getEntity`;
 const HEALTH_PATH = `/t/${TENANT}/bridge/1.0/rest/hcm/platform_integration/queries/healthcheck`;
 
 /** Groups of scenarios; `BENCH_ONLY=entities,imports` runs only those (all by default). */
-const GROUPS = ['bridge', 'entities', 'imports', 'patio'] as const;
+const GROUPS = ['bridge', 'entities', 'imports', 'patio', 'horarios'] as const;
 type Group = (typeof GROUPS)[number];
 function selectedGroups(): Set<Group> {
   const raw = (process.env.BENCH_ONLY ?? '').trim();
@@ -180,6 +181,11 @@ async function main(): Promise<void> {
     console.log('\n# (h) buscaVagaLivre under load, (i) event ingestion and dispatch');
     await busyBefore('the yard scenarios (h), (i)');
     await runPatio(bench);
+  }
+  if (ONLY.has('horarios')) {
+    console.log('\n# (j) yms/agenda horarioOperacao on a busy day');
+    await busyBefore('the operating-hours scenario (j)');
+    await runHorarios(bench);
   }
   console.log(`\nwhole run: ${fmt((performance.now() - startedAt) / 1000)} s`);
 }

@@ -1,6 +1,17 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, tableCounts, testApp } from '../../../../test/harness.ts';
-import { agendaCall, agendaRow, historico, makeAgenda, PLANTA, seedAgendas, TIPO } from './fixtures.ts';
+import {
+  agendaCall,
+  agendaRow,
+  historico,
+  makeAgenda,
+  makeTipo,
+  PLANTA,
+  seedAgendas,
+  seedPlanta,
+  seedTipos,
+  TIPO,
+} from './fixtures.ts';
 
 // The agenda record: codes sequential per tenant under concurrency, the internal create and update
 // paths, and the `agenda` entity whose state only the state actions change.
@@ -10,9 +21,12 @@ let acme: ReturnType<typeof agendaCall>;
 let globex: ReturnType<typeof agendaCall>;
 
 beforeAll(async () => {
-  t = await testApp();
+  // The entity POST is the checked booking (horarios.test.ts): a type, a shift on the day and a clock before it.
+  t = await testApp({ now: () => new Date('2026-03-01T12:00:00Z') });
   acme = agendaCall(t, 'acme', await t.tenant('acme'));
   globex = agendaCall(t, 'globex', await t.tenant('globex'));
+  await seedPlanta(t, 'acme', { turnos: [['2026-03-10', '06:00', '18:00']] });
+  await seedTipos(t, 'acme', [makeTipo({ id: TIPO, capacidadePorSlot: 100 })]);
 });
 
 const novo = (o: Record<string, unknown> = {}) => ({

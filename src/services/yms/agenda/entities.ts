@@ -4,15 +4,19 @@ import { defineEntity } from '../../../platform/entities/entity.ts';
 import { Type } from '../../../platform/schema.ts';
 import { anexoEntity } from './anexos.ts';
 import { E } from './errors.ts';
+import { verificarReserva } from './horarios.ts';
 import { escopoParceiro, parceiroEntities, regrasDoParceiro, SUJEITOS } from './parceiros.ts';
 import { editable, readOnly } from './schemas.ts';
 import { FINALIZADOS, proximoCodigo, registrarHistorico, type StatusAgendamento } from './states.ts';
 import { agendaHistorico, agenda as agendaTable } from './tables.ts';
+import { tipoAgendamento } from './tipos.ts';
 
 // The generic entity `agenda` (spec 000 §2.3, §4.6; docs/agenda.md). Reads and lists come from the
 // engine as they are. Writes keep the record's rules: a new agenda gets the next code, starts in
 // AGENDADO and has its history row; the state and the hand-over fields change only through the
 // state actions (a status change sent here is 422); a finished agenda no longer changes (409).
+// It is the carriers' booking: a new agenda, and one moved to another instant, type, plant or
+// quantity, takes a free place of a slot of its type (horarios.ts verificarReserva).
 
 /** The fields the state actions own: kept as stored, or empty on creation. */
 const STATE_FIELDS = [
@@ -56,11 +60,20 @@ export const agenda = defineEntity({
         next.codigo = previous.codigo;
         next.status = de;
         for (const f of STATE_FIELDS) next[f] = previous[f] ?? null;
+        next.fimPrevisto = previous.fimPrevisto ?? null;
+        const movida =
+          new Date(String(previous.dataEsperada)).getTime() !== (next.dataEsperada as Date).getTime() ||
+          next.tipoAgendamentoId !== previous.tipoAgendamentoId ||
+          next.plantaId !== previous.plantaId ||
+          JSON.stringify(next.associacaoAgendamento ?? null) !==
+            JSON.stringify(previous.associacaoAgendamento ?? null);
+        if (movida) next.fimPrevisto = await reservar(ctx, next, String(previous.id));
         return;
       }
       if (next.status != null && next.status !== 'AGENDADO')
         throw E.statusInicial({ status: String(next.status) });
       next.id ??= randomUUID();
+      next.fimPrevisto = await reservar(ctx, next);
       next.codigo = await proximoCodigo(ctx);
       next.status = 'AGENDADO';
       for (const f of STATE_FIELDS) next[f] = null;
@@ -75,4 +88,19 @@ export const agenda = defineEntity({
   },
 });
 
-export const agendaEntities = [agenda, anexoEntity, ...parceiroEntities];
+/** The slot check of the booking; returns the end of the execution. */
+function reservar(
+  ctx: Parameters<typeof verificarReserva>[0],
+  next: Record<string, unknown>,
+  agendaId?: string,
+) {
+  return verificarReserva(ctx, {
+    tipoAgendamentoId: String(next.tipoAgendamentoId),
+    plantaId: String(next.plantaId),
+    dataEsperada: next.dataEsperada as Date,
+    associacaoAgendamento: next.associacaoAgendamento,
+    ...(agendaId ? { agendaId } : {}),
+  });
+}
+
+export const agendaEntities = [agenda, tipoAgendamento, anexoEntity, ...parceiroEntities];

@@ -86,4 +86,42 @@ export const E = defineErrors({
     reason: 'UNPROCESSABLE',
     message: 'Campo {campo} do anexo {id} não muda por edição: envie uma nova versão por obterUrlUploadAnexo',
   },
+  tipoNotFound: { reason: 'OBJECT_NOT_FOUND', message: 'Tipo de agendamento {id} não encontrado' },
+  tipoInexistente: {
+    reason: 'UNPROCESSABLE',
+    message: 'tipoAgendamentoId {id}: tipo de agendamento não existe',
+  },
+  tipoSemReferencia: {
+    reason: 'BAD_REQUEST',
+    message: "Invalid field 'tipoAgendamento': informe id ou codigo do tipo de agendamento",
+  },
+  tipoEmUso: {
+    reason: 'UNPROCESSABLE',
+    status: 409,
+    message: 'Tipo de agendamento {codigo} é usado por {n} agenda(s): desative-o em vez de excluir',
+  },
+  plantaInexistente: { reason: 'UNPROCESSABLE', message: 'plantaId {id}: planta não existe (yms/patio)' },
+  motivoObrigatorio: {
+    reason: 'BAD_REQUEST',
+    message: "Invalid field 'motivo': informe o motivo do bloqueio",
+  },
+  tipoOutraPlanta: {
+    reason: 'UNPROCESSABLE',
+    message: 'Tipo de agendamento {codigo} é da planta {plantaTipo}, não da planta {planta}',
+  },
+  execucaoLonga: {
+    reason: 'UNPROCESSABLE',
+    message:
+      'associacaoAgendamento: a execução levaria {minutos} minutos ({slots} horários de {duracao} min); o máximo é 1440',
+  },
+  horarioIndisponivel: {
+    reason: 'UNPROCESSABLE',
+    message: 'Horário {inicio} indisponível para o tipo de agendamento {codigo} ({motivo}): {detalhe}',
+  },
+  horarioLotado: {
+    reason: 'UNPROCESSABLE',
+    status: 409,
+    message:
+      'Horário {inicio} lotado para o tipo de agendamento {codigo}: {agendados} de {capacidade} lugares ocupados',
+  },
 });

@@ -1,8 +1,9 @@
 import { asc, eq } from 'drizzle-orm';
 import type { TestApp } from '../../../../test/harness.ts';
 import { Store } from '../../../platform/db/store.ts';
+import { planta, turno } from '../patio/tables.ts';
 import type { StatusAgendamento } from './states.ts';
-import { agenda, agendaHistorico } from './tables.ts';
+import { agenda, agendaHistorico, tipoAgendamento } from './tables.ts';
 
 // Factories for the yms/agenda tests: agendas inserted straight into a tenant's table in any state
 // (the state table needs every source state), and readers of what the operations wrote.
@@ -58,4 +59,68 @@ export function agendaCall(t: TestApp, tenant: string, auth: string) {
     body: unknown = {},
     options: { method?: 'GET' | 'PUT' | 'PATCH' | 'DELETE'; query?: Record<string, string> } = {},
   ) => t.call(tenant, `${AGENDA}/${operation}`, body, { auth, ...options });
+}
+
+// --- appointment types and the plant's open time (tipos.test.ts, horarios.test.ts) ---------------
+
+type TipoRowIn = Omit<typeof tipoAgendamento.$inferInsert, 'tenant' | 'createdBy' | 'lastModifiedBy'>;
+
+export const makeTipo = (o: Partial<TipoRowIn> = {}): TipoRowIn => ({
+  codigo: `T${++counter}`,
+  descricao: `Tipo ${counter}`,
+  operacao: 'DESCARGA',
+  plantaId: PLANTA,
+  duracaoSlotMinutos: 30,
+  capacidadePorSlot: 2,
+  antecedenciaMinutos: 0,
+  ...o,
+});
+
+/**
+ * A yms/patio plant with `id` in `fusoHorario`, its shifts (`[data, horaInicio, horaFim]`) and
+ * the types given, as `tenant`.
+ */
+export async function seedPlanta(
+  t: TestApp,
+  tenant: string,
+  o: { id?: string; fusoHorario?: string; cnpj?: string; turnos?: Array<[string, string, string]> } = {},
+) {
+  const id = o.id ?? PLANTA;
+  await t.db.tenant(tenant, async (tx) => {
+    const store = new Store(tx, tenant);
+    const audit = { createdBy: 'test', lastModifiedBy: 'test' };
+    await store.insert(planta, [
+      {
+        ...audit,
+        id,
+        codigo: `PL-${id.slice(-4)}`,
+        nome: 'Planta de teste',
+        fusoHorario: o.fusoHorario ?? 'America/Sao_Paulo',
+        cnpj: o.cnpj ?? null,
+      },
+    ]);
+    if (o.turnos?.length)
+      await store.insert(
+        turno,
+        o.turnos.map(([data, horaInicio, horaFim]) => ({
+          ...audit,
+          plantaId: id,
+          data,
+          horaInicio,
+          horaFim,
+        })),
+      );
+  });
+  return id;
+}
+
+export async function seedTipos(t: TestApp, tenant: string, rows: TipoRowIn[]) {
+  return t.db.tenant(tenant, (tx) =>
+    new Store(tx, tenant)
+      .insert(
+        tipoAgendamento,
+        rows.map((r) => ({ createdBy: 'test', lastModifiedBy: 'test', ...r })),
+      )
+      .returning(),
+  );
 }

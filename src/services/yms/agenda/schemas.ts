@@ -1,4 +1,4 @@
-import { DateTime, Enum, Int64, type TSchema, Type } from '../../../platform/schema.ts';
+import { DateTime, Double, Enum, Int64, type TSchema, Type } from '../../../platform/schema.ts';
 import { STATUS_AGENDAMENTO } from './states.ts';
 
 // The fields of the agenda record, once (docs/agenda.md "The record"): the entity, the create and
@@ -22,6 +22,19 @@ export const Custom = Type.Object(
   { additionalProperties: true, description: 'custom fields of the tenant, a JSON object' },
 );
 
+/**
+ * associacaoAgendamento (design): what the appointment loads or unloads. The type's rate
+ * (minutosPorUnidade) turns quantidade into the execution time, rounded up to whole slots.
+ */
+export const AssociacaoAgendamento = Type.Object(
+  {
+    quantidade: Double({ minimum: 0, maximum: 1_000_000_000, description: 'units to load or unload' }),
+    unidade: opt(Str(20, 'unit of quantidade (t, kg, pallets…)')),
+    produto: opt(Str(255, 'what is loaded or unloaded')),
+  },
+  { title: 'associacaoAgendamento', additionalProperties: false },
+);
+
 /** The fields a client sets (create) and edits (update); plant, type and expected date are required. */
 export const editable = {
   chaveIntegracao: opt(Str(100, 'integration key of the ERP; unique in the tenant')),
@@ -39,6 +52,7 @@ export const editable = {
   unscheduled: opt(
     Type.Boolean({ description: 'created by arrival control without prior appointment; default false' }),
   ),
+  associacaoAgendamento: opt(AssociacaoAgendamento),
 };
 
 /** The fields only the state actions change. */
@@ -59,6 +73,10 @@ export const readOnly = {
     'start of the circuit execution after integration: SOLICITADO (queued), INICIADO, FALHOU (reason in motivoDeFalha)',
   ),
   execucaoCircuitoId: ReadOnly(Type.String({ format: 'uuid' }), 'the circuit execution, once started'),
+  fimPrevisto: ReadOnly(
+    DateTime(),
+    'end of the booked execution: dataEsperada plus the slots it takes (set by the checked booking)',
+  ),
 };
 
 /** An agenda to update: its id and the fields to change (absent fields keep their value). */

@@ -4,8 +4,10 @@ import { agendas } from './agendas.ts';
 import { anexoEnviado, anexos, PREFIXO_BLOB } from './anexos.ts';
 import { composicoes } from './composicoes.ts';
 import { agendaEntities } from './entities.ts';
+import { horariosOperacao } from './horarios.ts';
 import { agendaJobs, integracao } from './integracao.ts';
 import { parceiros } from './parceiros.ts';
+import { tipos } from './tipos.ts';
 
 // yms/agenda 7.63.0 (spec 000 §2.5, §3, §4.4-4.6), first part: the agenda record with its states and
 // history, its create, update and search paths (for yms/patio, through ctx.call), the hand-over to
@@ -27,6 +29,8 @@ export default defineService({
     ...parceiros,
     ...anexos,
     ...composicoes,
+    ...tipos,
+    ...horariosOperacao,
   },
   entities: agendaEntities,
   jobs: agendaJobs,

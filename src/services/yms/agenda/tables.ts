@@ -2,7 +2,9 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  doublePrecision,
   index,
+  integer,
   jsonb,
   pgTable,
   text,
@@ -58,6 +60,13 @@ export const agenda = pgTable(
     /** Where the start of the circuit execution stands: SOLICITADO, INICIADO, FALHOU. */
     inicioExecucao: text('inicio_execucao'),
     execucaoCircuitoId: uuid('execucao_circuito_id'),
+    /** What is loaded or unloaded (quantity…): the type's rate turns it into an execution time. */
+    associacaoAgendamento: jsonb('associacao_agendamento').$type<Record<string, unknown>>(),
+    /**
+     * End of the booked execution (dataEsperada + the slots it takes), set by the checked booking
+     * (entity POST, PUT, PATCH); empty for agendas created without the checks (they take one slot).
+     */
+    fimPrevisto: timestamp('fim_previsto', { withTimezone: true }),
   },
   (t) => [
     uniqueIndex('agenda_codigo').on(t.tenant, t.codigo),
@@ -67,7 +76,8 @@ export const agenda = pgTable(
     index('agenda_data_esperada').on(t.tenant, t.dataEsperada, t.codigo),
     index('agenda_planta_data').on(t.tenant, t.plantaId, t.dataEsperada),
     index('agenda_status_data').on(t.tenant, t.status, t.dataEsperada),
-    index('agenda_tipo').on(t.tenant, t.tipoAgendamentoId),
+    // Also the slot counts of horarioOperacao: the agendas of one type on one day.
+    index('agenda_tipo').on(t.tenant, t.tipoAgendamentoId, t.dataEsperada),
     index('agenda_veiculo').on(t.tenant, t.veiculoId),
     index('agenda_motorista').on(t.tenant, t.motoristaId),
     index('agenda_parceiro').on(t.tenant, t.parceiroId),
@@ -200,6 +210,39 @@ export const anexo = pgTable(
   (t) => [
     uniqueIndex('agenda_anexo_versao').on(t.tenant, t.pasta, t.nome, t.versao),
     index('agenda_anexo_agenda').on(t.tenant, t.agendaId),
+    tenantIsolation(t.tenant),
+  ],
+);
+
+/**
+ * Appointment types (tipoAgendamento, docs/agenda.md "Appointment types"): what a booking is for
+ * (loading or unloading at a plant, through a circuit), how long its slots are, how many fit in a
+ * slot and how far ahead it must be booked. Active and blocked change only through their actions.
+ */
+export const tipoAgendamento = pgTable(
+  'agenda_tipo_agendamento',
+  {
+    ...entity(),
+    codigo: text('codigo').notNull(),
+    descricao: text('descricao').notNull(),
+    /** CARGA (loading) or DESCARGA (unloading). */
+    operacao: text('operacao').notNull(),
+    plantaId: uuid('planta_id').notNull(),
+    /** The yard circuit (yms/patio circuito) the appointments of the type run. */
+    circuitoId: uuid('circuito_id'),
+    duracaoSlotMinutos: integer('duracao_slot_minutos').notNull(),
+    /** Minutes per unit of associacaoAgendamento.quantidade: the execution time of a booking. */
+    minutosPorUnidade: doublePrecision('minutos_por_unidade'),
+    capacidadePorSlot: integer('capacidade_por_slot').notNull(),
+    /** Lead time: a slot must start at least this many minutes after now to be booked. */
+    antecedenciaMinutos: integer('antecedencia_minutos').notNull().default(0),
+    ativo: boolean('ativo').notNull().default(true),
+    bloqueado: boolean('bloqueado').notNull().default(false),
+    motivoBloqueio: text('motivo_bloqueio'),
+  },
+  (t) => [
+    uniqueIndex('agenda_tipo_agendamento_codigo').on(t.tenant, t.codigo),
+    index('agenda_tipo_agendamento_planta').on(t.tenant, t.plantaId),
     tenantIsolation(t.tenant),
   ],
 );

@@ -37,6 +37,10 @@ export const E = defineErrors({
     reason: 'UNPROCESSABLE',
     message: 'ano {ano} inválido: use de {min} (ano corrente na planta) a {max}',
   },
+  periodoTurnosInvalido: {
+    reason: 'UNPROCESSABLE',
+    message: 'Período de turnos inválido ({inicio} a {fim}): dataFim de dataInicio até {max} dias depois',
+  },
   fusoInvalido: { reason: 'UNPROCESSABLE', message: 'fusoHorario {fuso} não é um fuso horário IANA' },
   composicaoCavaloReboque: {
     reason: 'UNPROCESSABLE',

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, testApp } from '../../../../test/harness.ts';
 import { makePlanta, patioCall, seed } from './fixtures.ts';
-import { planta } from './tables.ts';
+import { planta, turno } from './tables.ts';
 
 // cadastrarTurnoPorDiaSemana (spec 000 §4.2, §8; docs/patio.md "Shifts"): from today in the
 // plant's time zone to 31 December, no duplicates. The clock is the app's, set per test.
@@ -89,5 +89,49 @@ describe('cadastrarTurnoPorDiaSemana', () => {
     });
     expect(res.statusCode).toBe(404);
     expect(res.json().message).toBe(`Planta ${ids.sp} não encontrada`);
+  });
+});
+
+describe('listarTurnosPlanta (PRIVATE, for yms/agenda)', () => {
+  it('names the plant by id or CNPJ, with its zone and the shifts of the days asked, in order', async () => {
+    const [p] = await seed(t, 'acme', planta, [
+      makePlanta({ cnpj: '11.222.333/0001-44', fusoHorario: 'Asia/Tokyo' }),
+    ]);
+    await seed(t, 'acme', turno, [
+      { plantaId: p!.id, data: '2027-02-02', horaInicio: '14:00', horaFim: '22:00' },
+      { plantaId: p!.id, data: '2027-02-01', horaInicio: '22:00', horaFim: '06:00', descricao: 'Noite' },
+      { plantaId: p!.id, data: '2027-02-03', horaInicio: '06:00', horaFim: '14:00' },
+    ]);
+    const listar = (body: Record<string, unknown>, who = acme) =>
+      who('queries/listarTurnosPlanta', { dataInicio: '2027-02-01', dataFim: '2027-02-02', ...body });
+    const res = await listar({ plantaId: p!.id });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({
+      plantaId: p!.id,
+      fusoHorario: 'Asia/Tokyo',
+      ativo: true,
+      turnos: [
+        {
+          id: expect.any(String),
+          data: '2027-02-01',
+          horaInicio: '22:00',
+          horaFim: '06:00',
+          descricao: 'Noite',
+        },
+        { id: expect.any(String), data: '2027-02-02', horaInicio: '14:00', horaFim: '22:00' },
+      ],
+    });
+    expect((await listar({ plantaId: '11222333000144' })).json().plantaId).toBe(p!.id);
+    expect((await listar({ plantaId: '11.222.333/0001-44' })).json().turnos).toHaveLength(2);
+    // Unknown, malformed and another tenant's plants are 404; a reversed or too long range is 422.
+    for (const ref of ['11222333000199', 'abc', p!.id]) {
+      const r = await listar({ plantaId: ref }, ref === p!.id ? globex : acme);
+      expect(r.statusCode, ref).toBe(404);
+    }
+    const rev = await listar({ plantaId: p!.id, dataInicio: '2027-02-03' });
+    expect(rev.statusCode).toBe(422);
+    const longo = await listar({ plantaId: p!.id, dataFim: '2027-05-01' });
+    expect(longo.statusCode).toBe(422);
+    expect(longo.json().message).toMatch(/até 62 dias/);
   });
 });

@@ -1,6 +1,6 @@
-import { eq } from 'drizzle-orm';
-import { action } from '../../../platform/registry.ts';
-import { Int64, Type } from '../../../platform/schema.ts';
+import { and, asc, eq, gte, lte, sql } from 'drizzle-orm';
+import { action, query } from '../../../platform/registry.ts';
+import { DateOnly, Int64, Type } from '../../../platform/schema.ts';
 import { alteradoPor, compact, dateIn, quem } from './common.ts';
 import { Hora, turno as turnoEntity } from './entities.ts';
 import { E } from './errors.ts';
@@ -29,7 +29,79 @@ function* days(from: string, to: string): Generator<string> {
     yield d.toISOString().slice(0, 10);
 }
 
+/** The longest range listarTurnosPlanta answers: a bound on the rows one call reads. */
+export const MAX_DIAS_TURNOS = 62;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export const turnos = {
+  listarTurnosPlanta: query({
+    description:
+      'Internal (yms/agenda operating hours): the plant named by its id or CNPJ, its time zone and its shifts ' +
+      'whose day (the day a shift starts) is from dataInicio to dataFim, in order of day and start',
+    input: Type.Object({
+      plantaId: Type.String({
+        minLength: 1,
+        maxLength: 36,
+        description: 'the plant: its id, or its CNPJ (with or without punctuation)',
+      }),
+      dataInicio: DateOnly({ description: 'first shift day' }),
+      dataFim: DateOnly({ description: `last shift day; at most ${MAX_DIAS_TURNOS} days after dataInicio` }),
+    }),
+    output: Type.Object({
+      plantaId: Type.String({ format: 'uuid' }),
+      fusoHorario: Type.String({ description: 'IANA time zone of the plant' }),
+      ativo: Type.Boolean(),
+      turnos: Type.Array(
+        Type.Object({
+          id: Type.String({ format: 'uuid' }),
+          data: DateOnly(),
+          horaInicio: Type.String(),
+          horaFim: Type.String({ description: 'before horaInicio: the shift ends on the next day' }),
+          descricao: Type.Optional(Type.String()),
+        }),
+      ),
+    }),
+    handler: async (ctx, input) => {
+      const ref = input.plantaId.trim();
+      const digits = ref.replace(/\D/g, '');
+      const where = UUID.test(ref)
+        ? eq(planta.id, ref.toLowerCase())
+        : digits.length === 14
+          ? sql`regexp_replace(${planta.cnpj}, '[^0-9]', '', 'g') = ${digits}`
+          : undefined;
+      const [p] = where ? await ctx.store.select(planta, where) : [];
+      if (!p) throw E.plantaNotFound({ id: input.plantaId });
+      const dias = (Date.parse(input.dataFim) - Date.parse(input.dataInicio)) / 86_400_000;
+      if (dias < 0 || dias > MAX_DIAS_TURNOS)
+        throw E.periodoTurnosInvalido({ inicio: input.dataInicio, fim: input.dataFim, max: MAX_DIAS_TURNOS });
+      const rows = await ctx.tx
+        .select()
+        .from(turno)
+        .where(
+          ctx.store.scope(
+            turno,
+            and(eq(turno.plantaId, p.id), gte(turno.data, input.dataInicio), lte(turno.data, input.dataFim)),
+          ),
+        )
+        .orderBy(asc(turno.data), asc(turno.horaInicio));
+      return {
+        plantaId: p.id,
+        fusoHorario: p.fusoHorario,
+        ativo: p.ativo,
+        turnos: rows.map((r) =>
+          compact({
+            id: r.id,
+            data: r.data,
+            horaInicio: r.horaInicio,
+            horaFim: r.horaFim,
+            descricao: r.descricao ?? undefined,
+          }),
+        ),
+      };
+    },
+  }),
+
   cadastrarTurnoPorDiaSemana: action({
     description:
       "Creates a shift on every chosen weekday from today (in the plant's time zone) to 31 December of ano " +
