@@ -78,7 +78,7 @@ export interface EntityDeclaration
   tableName: string;
 }
 
-function fieldType(column: AnyPgColumn): FieldType {
+export function fieldType(column: AnyPgColumn): FieldType {
   switch (column.columnType) {
     case 'PgUUID':
       return 'uuid';
