@@ -49,10 +49,11 @@ export function exportTargetOf(
     if (!field) throw new Error(`Export of ${getTableName(table)}: no column or field ${name}`);
     fields[name] = field;
   }
+  if (!columns.id) throw new Error(`Export of ${getTableName(table)}: no id column; give the target a key`);
   return {
     from: sql`${table}`,
     tenant: columns.tenant!,
-    key: columns.id!,
+    key: columns.id,
     ...(where ? { where } : {}),
     fields,
   };
