@@ -123,15 +123,30 @@ export async function runExport({ platform, tenant, exportId }: ExportRun): Prom
   async function* chunks(): AsyncGenerator<string> {
     const writer = new RowWriter(format, names, record!.delimiter);
     yield writer.header();
-    let last: unknown;
+    const key = target!.key;
+    const keyColumns = sql.join(
+      key.map((k, i) => sql`${k} as ${sql.identifier(`__k${i}`)}`),
+      sql`, `,
+    );
+    const keyRow = sql.join(key, sql`, `);
+    let last: unknown[] | undefined;
     for (;;) {
-      const after = last === undefined ? [] : [sql`${target!.key} > ${last}`];
+      // (k1, k2) > (last1, last2): a row comparison, which PostgreSQL serves as one index range.
+      const after =
+        last === undefined
+          ? []
+          : [
+              sql`(${keyRow}) > (${sql.join(
+                last.map((v) => sql`${v}`),
+                sql`, `,
+              )})`,
+            ];
       const rows = await db.tenant(tenant, async (tx) => {
         const found = rowsOf<Row>(
           await tx.execute(sql`
-            select ${target!.key} as "__key", ${columns} from ${target!.from}
+            select ${keyColumns}, ${columns} from ${target!.from}
             where ${and(...conditions, ...after)}
-            order by ${target!.key} limit ${EXPORT_BATCH}`),
+            order by ${keyRow} limit ${EXPORT_BATCH}`),
         );
         if (found.length)
           await tx
@@ -141,7 +156,8 @@ export async function runExport({ platform, tenant, exportId }: ExportRun): Prom
         return found;
       });
       if (rows.length === 0) break;
-      last = rows.at(-1)!.__key;
+      const lastRow = rows.at(-1)!;
+      last = key.map((_, i) => lastRow[`__k${i}`]);
       written += rows.length;
       yield writer.rows(rows.map((r) => normalise(r, numeric)));
       if (rows.length < EXPORT_BATCH) break;

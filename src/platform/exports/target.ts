@@ -21,8 +21,11 @@ export interface ExportTarget {
   from: SQL;
   /** The tenant column of `from`: the rows are scoped by it (row-level security is the second wall). */
   tenant: SQL | AnyPgColumn;
-  /** A unique, not-null column of `from`: the order of the file and the keyset pagination. */
-  key: SQL | AnyPgColumn;
+  /**
+   * Unique, not-null columns of `from`: the order of the file and the keyset pagination. Best a
+   * unique index that starts with the tenant (a natural key): each batch is then one index range.
+   */
+  key: Array<SQL | AnyPgColumn>;
   /** Rows of `from` that belong to this kind (e.g. only branch executions). */
   where?: SQL;
   /** The fields of one row of the file, in file order (also the fields an export filter may name). */
@@ -34,14 +37,16 @@ export const fieldOf = (column: AnyPgColumn): ExportField => ({ sql: column, typ
 
 /**
  * The export target of a table: the named columns (by property name), plus `extra` fields (e.g.
- * referenced codes), in the order given by `order` (the names of both).
+ * referenced codes), in the order given by `order` (the names of both). Paged by `key` (property
+ * names of a unique key: the natural key, whose index starts with the tenant), by id otherwise.
  */
 export function exportTargetOf(
   table: TenantTable,
   order: string[],
-  extra: Record<string, ExportField> = {},
-  where?: SQL,
+  options: { extra?: Record<string, ExportField>; where?: SQL; key?: string[] } = {},
 ): ExportTarget {
+  const extra = options.extra ?? {};
+  const where = options.where;
   const columns = getTableColumns(table) as Record<string, AnyPgColumn>;
   const fields: Record<string, ExportField> = {};
   for (const name of order) {
@@ -49,11 +54,13 @@ export function exportTargetOf(
     if (!field) throw new Error(`Export of ${getTableName(table)}: no column or field ${name}`);
     fields[name] = field;
   }
-  if (!columns.id) throw new Error(`Export of ${getTableName(table)}: no id column; give the target a key`);
+  const key = (options.key ?? ['id']).map((name) => columns[name]);
+  if (key.length === 0 || key.some((c) => !c))
+    throw new Error(`Export of ${getTableName(table)}: no key column ${(options.key ?? ['id']).join(', ')}`);
   return {
     from: sql`${table}`,
     tenant: columns.tenant!,
-    key: columns.id,
+    key: key as AnyPgColumn[],
     ...(where ? { where } : {}),
     fields,
   };
@@ -61,7 +68,9 @@ export function exportTargetOf(
 
 /** The export target of a generic entity: its id, fields and audit fields. */
 export function exportTargetOfEntity(entity: EntityDeclaration): ExportTarget {
-  return exportTargetOf(entity.table, ['id', ...entity.writable]);
+  return exportTargetOf(entity.table, ['id', ...entity.writable], {
+    ...(entity.naturalKey.length ? { key: entity.naturalKey } : {}),
+  });
 }
 
 /** The filter language's fields of an export: its own fields, by name. */

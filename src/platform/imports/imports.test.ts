@@ -44,7 +44,7 @@ const cadastro = defineService({
     Pessoa: {
       from: sql`${pessoas}`,
       tenant: pessoas.tenant,
-      key: pessoas.codigo,
+      key: [pessoas.codigo],
       fields: Object.fromEntries(
         (['codigo', 'nome', 'nascimento', 'ativo', 'renda'] as const).map((c) => [c, fieldOf(pessoas[c])]),
       ),

@@ -274,18 +274,20 @@ const execucaoFields = (extra: string[]) =>
       'lastModifiedDate',
     ],
     {
-      plantaCodigo: plantaDe(circuito, execucaoCircuito.circuitoId),
-      circuitoCodigo: codigoDe(circuito, execucaoCircuito.circuitoId),
-      placa: str(
-        sql`(select ${veiculo.placa} from ${veiculo} where ${veiculo.id} = ${execucaoCircuito.veiculoId})`,
-      ),
-      motoristaDocumento: str(
-        sql`(select ${motorista.documento} from ${motorista} where ${motorista.id} = ${execucaoCircuito.motoristaId})`,
-      ),
+      extra: {
+        plantaCodigo: plantaDe(circuito, execucaoCircuito.circuitoId),
+        circuitoCodigo: codigoDe(circuito, execucaoCircuito.circuitoId),
+        placa: str(
+          sql`(select ${veiculo.placa} from ${veiculo} where ${veiculo.id} = ${execucaoCircuito.veiculoId})`,
+        ),
+        motoristaDocumento: str(
+          sql`(select ${motorista.documento} from ${motorista} where ${motorista.id} = ${execucaoCircuito.motoristaId})`,
+        ),
+      },
+      where: extra.length
+        ? sql`${execucaoCircuito.execucaoPaiId} is not null`
+        : sql`${execucaoCircuito.execucaoPaiId} is null`,
     },
-    extra.length
-      ? sql`${execucaoCircuito.execucaoPaiId} is not null`
-      : sql`${execucaoCircuito.execucaoPaiId} is null`,
   );
 
 const historico: ExportTarget = {
@@ -304,16 +306,18 @@ const historico: ExportTarget = {
       'saidaEm',
     ],
     {
-      sequenciaOrdem: int(
-        sql`(select ${sequenciaCircuito.ordem} from ${sequenciaCircuito} where ${sequenciaCircuito.id} = ${historicoExecucaoCircuito.sequenciaCircuitoId})`,
-      ),
-      sequenciaNome: str(
-        sql`(select ${sequenciaCircuito.nome} from ${sequenciaCircuito} where ${sequenciaCircuito.id} = ${historicoExecucaoCircuito.sequenciaCircuitoId})`,
-      ),
+      extra: {
+        sequenciaOrdem: int(
+          sql`(select ${sequenciaCircuito.ordem} from ${sequenciaCircuito} where ${sequenciaCircuito.id} = ${historicoExecucaoCircuito.sequenciaCircuitoId})`,
+        ),
+        sequenciaNome: str(
+          sql`(select ${sequenciaCircuito.nome} from ${sequenciaCircuito} where ${sequenciaCircuito.id} = ${historicoExecucaoCircuito.sequenciaCircuitoId})`,
+        ),
+      },
+      // Insertion order: the steps of an execution in the order they were taken.
+      key: ['n'],
     },
   ),
-  // Insertion order: the steps of an execution in the order they were taken.
-  key: historicoExecucaoCircuito.n,
 };
 
 /** Variables and camera images of executions, one file: `tipo` says which a row is. */
@@ -333,7 +337,7 @@ const detalhe: ExportTarget = (() => {
         ${i.cameraIp}, ${i.imagemUrl}, ${i.capturadaEm}
       from ${i}) d`,
     tenant: d('tenant'),
-    key: d('id'),
+    key: [d('id')],
     fields: {
       id: { sql: d('id'), type: 'uuid' },
       execucaoCircuitoId: { sql: d('execucaoCircuitoId'), type: 'uuid' },
@@ -385,7 +389,7 @@ export const patioExports: Record<string, ExportTarget> = {
   ...Object.fromEntries(
     Object.entries(cadastros).map(([kind, c]) => [
       kind,
-      exportTargetOf(c.table, Object.keys(c.row.properties), c.refs ?? {}),
+      exportTargetOf(c.table, Object.keys(c.row.properties), { extra: c.refs ?? {}, key: c.naturalKey }),
     ]),
   ),
   ExecucaoCircuito: execucaoFields([]),
