@@ -40,6 +40,7 @@ beforeAll(async () => {
   t = await testApp();
   keys.acme = await t.tenant('acme');
   keys.globex = await t.tenant('globex');
+  keys.initech = await t.tenant('initech');
 });
 
 async function upload(tenant: string, fileName: string, content: string): Promise<string> {
@@ -301,6 +302,52 @@ describe('imports of the registers', () => {
     expect(done.finishedAt).toEqual(expect.any(String));
     // The payload is what the declared event accepts.
     expect(() => validate(Type.Object({ eventpl: ImportEventStatus }), events[1]!.payload)).not.toThrow();
+  });
+});
+
+describe('the new registers', () => {
+  it('serves endereco (one per plant) and tipoVeiculo as entities', async () => {
+    const [p] = await seed(t, 'initech', planta, [makePlanta({ codigo: 'E1' })]);
+    const post = (e: string, body: unknown) =>
+      t.call('initech', `yms/patio/entities/${e}`, body, { auth: keys.initech });
+    const created = await post('endereco', {
+      plantaId: p!.id,
+      logradouro: 'Rua A',
+      cidade: 'Rio Verde',
+      uf: 'go',
+      cep: '75900-000',
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    expect(created.json()).toMatchObject({ uf: 'GO', cep: '75900000', pais: 'BR' });
+    expect(
+      (await post('endereco', { plantaId: p!.id, logradouro: 'Rua B', cidade: 'X', uf: 'GO' })).statusCode,
+    ).toBe(409);
+    const foreign = await post('endereco', {
+      plantaId: '00000000-0000-4000-8000-000000000000',
+      logradouro: 'R',
+      cidade: 'X',
+      uf: 'GO',
+    });
+    expect(foreign.statusCode).toBe(422);
+    const tipo = await post('tipoVeiculo', {
+      codigo: 'VAN',
+      descricao: 'Van',
+      categoria: 'UTILITARIO',
+      eixos: 2,
+    });
+    expect(tipo.json()).toMatchObject({ codigo: 'VAN', ativo: true });
+    expect(
+      (await post('tipoVeiculo', { codigo: 'VAN', descricao: 'Outra', categoria: 'UTILITARIO' })).statusCode,
+    ).toBe(409);
+    expect((await post('tipoVeiculo', { codigo: 'Z', descricao: 'Z', categoria: 'NAVE' })).statusCode).toBe(
+      400,
+    );
+    // Another tenant does not see them.
+    const other = await t.call('acme', `yms/patio/entities/tipoVeiculo/${tipo.json().id}`, undefined, {
+      auth: keys.acme,
+      method: 'GET',
+    });
+    expect(other.statusCode).toBe(404);
   });
 });
 
