@@ -9,6 +9,7 @@ import { buildApp } from '../src/platform/app.ts';
 import { allServices } from '../src/services/index.ts';
 import { bareFastify, type Running, rawPg } from './baselines.ts';
 import { type BenchContext, runEntities } from './entities.ts';
+import { runExports } from './exports.ts';
 import {
   busyBefore,
   createTenant,
@@ -30,7 +31,8 @@ import { benchService } from './probe.ts';
 // `npm run bench`: the bridge's cost per request, as ratios against baselines served on the same
 // machine (DESIGN.md "Quality bar"). Scenarios run one after another on 127.0.0.1; the load comes
 // from autocannon in a child process. Every request must succeed: any error voids the run.
-// Three groups: `bridge` (a)–(e) here, `entities` (f) in entities.ts, `imports` (g) in imports.ts.
+// Four groups: `bridge` (a)–(e) here, `entities` (f) in entities.ts, `imports` (g) in imports.ts,
+// `exports` (h) in exports.ts.
 
 const SECONDS = envInt('BENCH_SECONDS', 10, 1);
 const CONNECTIONS = envInt('BENCH_CONNECTIONS', 32, 1);
@@ -44,7 +46,7 @@ const QUERY_PATH = `/t/${TENANT}/bridge/1.0/rest/bench/probe/queries/getEntity`;
 const HEALTH_PATH = `/t/${TENANT}/bridge/1.0/rest/hcm/platform_integration/queries/healthcheck`;
 
 /** Groups of scenarios; `BENCH_ONLY=entities,imports` runs only those (all by default). */
-const GROUPS = ['bridge', 'entities', 'imports', 'patio', 'horarios'] as const;
+const GROUPS = ['bridge', 'entities', 'imports', 'patio', 'horarios', 'exports'] as const;
 type Group = (typeof GROUPS)[number];
 function selectedGroups(): Set<Group> {
   const raw = (process.env.BENCH_ONLY ?? '').trim();
@@ -186,6 +188,11 @@ async function main(): Promise<void> {
     console.log('\n# (j) yms/agenda horarioOperacao on a busy day');
     await busyBefore('the operating-hours scenario (j)');
     await runHorarios(bench);
+  }
+  if (ONLY.has('exports')) {
+    console.log('\n# (k) export throughput and memory');
+    await busyBefore('the export scenario (k)');
+    await runExports(bench);
   }
   console.log(`\nwhole run: ${fmt((performance.now() - startedAt) / 1000)} s`);
 }

@@ -2,6 +2,7 @@ import type { Static, TSchema } from 'typebox';
 import type { BlobInfo } from './blobs/store.ts';
 import type { Ctx } from './context.ts';
 import type { EntityDeclaration } from './entities/entity.ts';
+import type { ExportTarget } from './exports/target.ts';
 import type { ImportTarget } from './imports/target.ts';
 
 // A service is data (DESIGN.md "One declaration per operation"): routing, validation,
@@ -117,6 +118,8 @@ export interface ServiceOptions<Ops extends Record<string, Operation>> {
   entities?: EntityDeclaration[];
   /** Importable kinds by name (`Moeda` for importMoeda): see platform/imports. */
   imports?: Record<string, ImportTarget>;
+  /** Exportable kinds by name (`Area` for exportArea): see platform/exports. */
+  exports?: Record<string, ExportTarget>;
   jobs?: Record<string, JobDeclaration>;
   /**
    * Told when a blob under a key prefix the service owns (`yms/agenda/anexos/`) was uploaded through
@@ -141,6 +144,7 @@ export function defineService<Ops extends Record<string, Operation>>(
     dependencies: options.dependencies ?? [],
     entities: options.entities ?? [],
     imports: options.imports ?? {},
+    exports: options.exports ?? {},
     jobs: options.jobs ?? {},
     blobUploads: options.blobUploads ?? {},
     id: `${options.domain}/${options.name}`,

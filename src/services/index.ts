@@ -3,6 +3,7 @@ import comComum from './erp_agr/com_comum/service.ts';
 import managementpanel from './hcm/managementpanel/service.ts';
 import platformIntegration from './hcm/platform_integration/service.ts';
 import authentication from './platform/authentication/service.ts';
+import exportsService from './platform/exports/service.ts';
 import imports from './platform/imports/service.ts';
 import jobs from './platform/jobs/service.ts';
 import webhooks from './platform/webhooks/service.ts';
@@ -13,6 +14,7 @@ import patio from './yms/patio/service.ts';
 export const allServices: ServiceDeclaration[] = [
   authentication,
   imports,
+  exportsService,
   jobs,
   webhooks,
   platformIntegration,

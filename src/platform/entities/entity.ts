@@ -85,7 +85,7 @@ export interface EntityDeclaration
   tableName: string;
 }
 
-function fieldType(column: AnyPgColumn): FieldType {
+export function fieldType(column: AnyPgColumn): FieldType {
   switch (column.columnType) {
     case 'PgUUID':
       return 'uuid';

@@ -5,9 +5,13 @@ import { type TestApp, testApp } from '../../../test/harness.ts';
 import { allServices } from '../../services/index.ts';
 import { rowsOf } from '../db/database.ts';
 import { tenantColumn } from '../db/tenancy.ts';
+import { outbox } from '../events/tables.ts';
+import { exportActions } from '../exports/actions.ts';
+import { fieldOf } from '../exports/target.ts';
 import { defineService } from '../registry.ts';
 import { DateOnly, Double, Int64, Type } from '../schema.ts';
 import { importActions } from './actions.ts';
+import { transferEvents } from './events.ts';
 
 // Imports end to end: upload through a signed URL, import<X>, the durable job, progress, row errors.
 
@@ -29,8 +33,23 @@ const cadastro = defineService({
   name: 'cadastro',
   version: '1.0.0',
   title: 'Imports probe',
-  dependencies: ['platform/imports'],
-  operations: importActions(['Pessoa']),
+  dependencies: ['platform/imports', 'platform/exports'],
+  operations: {
+    ...importActions(['Pessoa']),
+    ...exportActions(['Pessoa']),
+    ...transferEvents(['Pessoa']),
+  },
+  exports: {
+    // No id column: the natural key (unique per tenant) orders and pages the rows.
+    Pessoa: {
+      from: sql`${pessoas}`,
+      tenant: pessoas.tenant,
+      key: [pessoas.codigo],
+      fields: Object.fromEntries(
+        (['codigo', 'nome', 'nascimento', 'ativo', 'renda'] as const).map((c) => [c, fieldOf(pessoas[c])]),
+      ),
+    },
+  },
   imports: {
     Pessoa: {
       table: pessoas,
@@ -265,5 +284,61 @@ describe('imports', () => {
     expect((await people()).find((p) => p.codigo === 1)!.nome).toBe('ANA MARIA');
     const peek = await t.call('acme', 'platform/imports/queries/getImport', { importJobId }, { auth: key });
     expect(peek.statusCode).toBe(404);
+  });
+});
+
+describe('status events and the way back', () => {
+  const eventsOf = async (topic: string, id: string, field: 'importJobId' | 'exportJobId') =>
+    (await t.db.tenant('acme', (tx) => tx.select().from(outbox).orderBy(outbox.id)))
+      .filter((e) => e.topic === topic)
+      .map((e) => (e.payload as { eventpl: Record<string, unknown> }).eventpl)
+      .filter((e) => e[field] === id);
+
+  it('publishes importPessoaEvent when an import starts and ends, and when it fails', async () => {
+    const good = await upload('eventos.csv', 'codigo,nome,renda\n500,Rui,10\n501,,\n');
+    const { importJobId } = await importFile({ arquivo: good });
+    const events = await eventsOf('test/cadastro/importPessoaEvent', importJobId, 'importJobId');
+    expect(events).toEqual([
+      expect.objectContaining({ state: 'running', kind: 'Pessoa', service: 'test/cadastro', processed: 0 }),
+      expect.objectContaining({
+        state: 'done',
+        processed: 2,
+        succeeded: 1,
+        failed: 1,
+        firstErrors: [{ row: 2, field: 'nome', message: "field 'nome' is required" }],
+        finishedAt: expect.any(String),
+      }),
+    ]);
+    const broken = await upload('quebrado2.json', '[{"codigo": 502, "nome": "Ze"}, {');
+    const failed = await importFile({ arquivo: broken });
+    const end = (await eventsOf('test/cadastro/importPessoaEvent', failed.importJobId, 'importJobId')).at(-1);
+    expect(end).toMatchObject({
+      state: 'failed',
+      lastError: expect.stringMatching(/not a valid JSON array/),
+    });
+  });
+
+  it('exports a table with dates, numbers and quoted text, and the file imports back as the same rows', async () => {
+    const res = await t.call('acme', 'test/cadastro/actions/exportPessoa', {}, { auth: key });
+    expect(res.statusCode, res.body).toBe(200);
+    const { exportJobId } = res.json();
+    await t.platform.jobs.drain();
+    const status = (
+      await t.call('acme', 'platform/exports/queries/getExport', { exportJobId }, { auth: key })
+    ).json();
+    const before = await people();
+    expect(status).toMatchObject({ state: 'done', rows: before.length, formato: 'CSV' });
+    const url = new URL(status.downloadUrl);
+    const file = await t.app.inject({ method: 'GET', url: `${url.pathname}${url.search}` });
+    expect(file.body).toContain('"BRUNO, O JOVEM"');
+    expect(file.body).toContain('1,ANA MARIA,1990-05-01,true,1500.5');
+    const done = await eventsOf('test/cadastro/exportPessoaEvent', exportJobId, 'exportJobId');
+    expect(done.map((e) => e.state)).toEqual(['running', 'done']);
+    // Back into a tenant that has none of them: the same rows (prepare upper-cases names again).
+    const arquivo = await upload('volta.csv', file.body, otherKey, 'globex');
+    await t.db.tenant('globex', (tx) => tx.execute(sql`delete from test_pessoas`));
+    const back = await importFile({ arquivo }, otherKey, 'globex');
+    expect(back.status).toMatchObject({ state: 'done', succeeded: before.length, failed: 0 });
+    expect(await people('globex')).toEqual(before);
   });
 });

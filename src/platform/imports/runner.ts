@@ -1,13 +1,15 @@
-import { count, eq, getTableColumns, sql } from 'drizzle-orm';
+import { asc, count, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Platform } from '../context.ts';
 import type { Tx } from '../db/database.ts';
 import { Store } from '../db/store.ts';
 import { ApiError } from '../errors.ts';
+import { jobs } from '../jobs/tables.ts';
 import { compile, fieldErrors } from '../validation.ts';
+import { appendStatusEvent } from './events.ts';
 import { byteCounter, type Format, readRows } from './reader.ts';
 import { importErrors, imports } from './tables.ts';
-import type { ImportTarget } from './target.ts';
+import { type ImportTarget, isRefusal } from './target.ts';
 
 // Runs one import (DESIGN.md "Imports"): reads the file as a stream, validates every row against
 // the target's schema, upserts valid rows by natural key in batches, and records each bad row's
@@ -50,16 +52,20 @@ class Upserter {
     this.audited = 'createdBy' in this.columns;
   }
 
-  /** Only the row schema's fields (and what `prepare` derives) are written: never tenant or id. */
+  /** The row schema's fields, through `prepare`: may still hold references `resolve` turns into ids. */
   values(row: Record_): Record_ {
     const out: Record_ = {};
     for (const key of Object.keys(this.target.row.properties))
       if (row[key] !== undefined) out[key] = row[key];
-    const prepared = this.target.prepare ? this.target.prepare(out) : out;
-    for (const key of Object.keys(prepared)) {
-      if (!(key in this.columns) || key === 'tenant' || key === 'id') delete prepared[key];
-    }
-    return prepared;
+    return this.target.prepare ? this.target.prepare(out) : out;
+  }
+
+  /** Only columns of the table are written, and never tenant or id. */
+  columnsOnly(values: Record_): Record_ {
+    const out: Record_ = {};
+    for (const key of Object.keys(values))
+      if (key in this.columns && key !== 'tenant' && key !== 'id') out[key] = values[key];
+    return out;
   }
 
   key(values: Record_): string {
@@ -96,24 +102,73 @@ export interface ImportRun {
   importId: string;
 }
 
+const iso = (d: Date | null | undefined) => d?.toISOString();
+
+/** The importEventStatus of an import as it stands in `tx` (docs/events.md). */
+async function importEventStatus(tx: Tx, importId: string): Promise<Record_> {
+  const [row] = await tx.select().from(imports).where(eq(imports.id, importId));
+  const first = await tx
+    .select({ row: importErrors.row, field: importErrors.field, message: importErrors.message })
+    .from(importErrors)
+    .where(eq(importErrors.importId, importId))
+    .orderBy(asc(importErrors.row))
+    .limit(10);
+  if (!row) return { importJobId: importId, state: 'failed' };
+  return {
+    importJobId: row.id,
+    state: row.state,
+    service: row.service,
+    kind: row.kind,
+    arquivo: row.fileKey,
+    formato: row.format,
+    size: row.size,
+    processed: row.processed,
+    succeeded: row.succeeded,
+    failed: row.failed,
+    lastError: row.lastError,
+    ...(first.length
+      ? {
+          firstErrors: first.map((e) => ({
+            row: e.row,
+            ...(e.field ? { field: e.field } : {}),
+            message: e.message,
+          })),
+        }
+      : {}),
+    createdAt: iso(row.createdAt),
+    startedAt: iso(row.startedAt),
+    finishedAt: iso(row.finishedAt),
+  };
+}
+
 export async function runImport({ platform, tenant, importId }: ImportRun): Promise<Record_> {
   const db = platform.db;
   const [record] = await db.tenant(tenant, (tx) => tx.select().from(imports).where(eq(imports.id, importId)));
   if (!record) throw new Error(`import ${importId} has no record`);
   if (record.state === 'done' || record.state === 'failed') return { state: record.state };
-  const setState = (values: Partial<typeof imports.$inferInsert>) =>
-    db.tenant(tenant, (tx) => tx.update(imports).set(values).where(eq(imports.id, importId)));
+  /** Sets the state; with `announce`, publishes `import<Kind>Event` in the same transaction. */
+  const setState = async (values: Partial<typeof imports.$inferInsert>, announce = false) => {
+    const emitted = await db.tenant(tenant, async (tx) => {
+      await tx.update(imports).set(values).where(eq(imports.id, importId));
+      if (!announce) return false;
+      const status = await importEventStatus(tx, importId);
+      return appendStatusEvent(platform, tx, tenant, record.service, `import${record.kind}Event`, status);
+    });
+    if (emitted) platform.events.wake();
+  };
+  const fail = (lastError: string) =>
+    setState({ state: 'failed', lastError, finishedAt: platform.now() }, true);
 
   const target = platform.registry.service(record.service)?.imports[record.kind];
   if (!target) {
-    await setState({
-      state: 'failed',
-      lastError: `${record.service} has no import ${record.kind}`,
-      finishedAt: platform.now(),
-    });
+    await fail(`${record.service} has no import ${record.kind}`);
     return { state: 'failed' };
   }
-  await setState({ state: 'running', startedAt: record.startedAt ?? platform.now() });
+  // The start is announced once: a retry after a crash resumes silently.
+  await setState(
+    { state: 'running', startedAt: record.startedAt ?? platform.now() },
+    record.state === 'queued',
+  );
 
   const options = record.options as { separador?: string; atualizarExistentes?: boolean };
   const format = record.format as Format;
@@ -130,56 +185,86 @@ export async function runImport({ platform, tenant, importId }: ImportRun): Prom
     bytesRead: 0,
   };
 
-  let batch: Array<{ row: number; values: Record_ }> = [];
+  type Item = { row: number; values: Record_ };
+  let batch: Item[] = [];
   let rowErrors: RowError[] = [];
   let lastRow = record.processed;
 
-  /** Writes `good` (if any), records `bad`, and moves the cursor, all in one transaction. */
-  const commit = async (good: Record_[], bad: RowError[], taken: number, failedRows: number) => {
-    const keep = bad.slice(0, Math.max(0, MAX_STORED_ERRORS - storedErrors));
-    const next = {
-      ...progress,
-      processed: lastRow,
-      succeeded: progress.succeeded + taken,
-      failed: progress.failed + failedRows,
-    };
+  /** The target's lookups over `items`: the values to write (the last row of a key wins) and the refusals. */
+  const resolveRows = async (tx: Tx, items: Item[]) => {
+    const values = items.map((i) => i.values);
+    const resolved = target.resolve ? await target.resolve(tx, values, tenant) : values;
+    const byKey = new Map<string, Record_>();
+    const refused: RowError[] = [];
+    resolved.forEach((r, i) => {
+      if (isRefusal(r)) refused.push({ row: items[i]!.row, ...r.refused });
+      else {
+        const v = upserter.columnsOnly(r);
+        byKey.set(upserter.key(v), v);
+      }
+    });
+    return { good: [...byKey.values()], refused };
+  };
+
+  /**
+   * Writes `items` (if any), records `bad` and the refused rows, and moves the cursor, all in one
+   * transaction. `failedRows` counts the rows of `bad`; refusals of `resolve` are added to it.
+   */
+  const commit = async (items: Item[], bad: RowError[], taken: number, failedRows: number) => {
+    let next = progress;
     await db.tenant(tenant, async (tx) => {
+      const { good, refused } = await resolveRows(tx, items);
       await upserter.write(tx, tenant, good, platform.now());
+      const errorsNow = [...bad, ...refused].sort((a, b) => a.row - b.row);
+      const keep = errorsNow.slice(0, Math.max(0, MAX_STORED_ERRORS - storedErrors));
+      next = {
+        ...progress,
+        processed: lastRow,
+        succeeded: progress.succeeded + taken - refused.length,
+        failed: progress.failed + failedRows + refused.length,
+      };
       if (keep.length)
         await new Store(tx, tenant).insert(
           importErrors,
           keep.map((e) => ({ importId, ...e })),
         );
       await tx.update(imports).set(next).where(eq(imports.id, importId));
+      storedErrors += keep.length;
     });
-    storedErrors += keep.length;
     Object.assign(progress, next);
   };
 
   const flush = async () => {
     if (lastRow === progress.processed) return;
-    // Within a batch the last row of a natural key wins; earlier ones still count as taken.
-    const byKey = new Map<string, Record_>();
-    for (const { values } of batch) byKey.set(upserter.key(values), values);
     const failedRows = new Set(rowErrors.map((e) => e.row)).size;
+    const saved = storedErrors;
     try {
-      await commit([...byKey.values()], rowErrors, batch.length, failedRows);
+      await commit(batch, rowErrors, batch.length, failedRows);
     } catch (err) {
       if (!isRowRefusal(err)) throw err;
+      storedErrors = saved;
       // The database refused a row of the batch: write the rows one by one to find which.
       const refused: RowError[] = [];
-      for (const { row, values } of batch) {
+      for (const item of batch) {
         try {
-          await db.tenant(tenant, (tx) => upserter.write(tx, tenant, [values], platform.now()));
+          await db.tenant(tenant, async (tx) => {
+            const one = await resolveRows(tx, [item]);
+            refused.push(...one.refused);
+            await upserter.write(tx, tenant, one.good, platform.now());
+          });
         } catch (rowErr) {
           if (!isRowRefusal(rowErr)) throw rowErr;
           const cause =
             (rowErr as { cause?: { message?: string } }).cause?.message ?? (rowErr as Error).message;
-          refused.push({ row, field: null, message: `refused by the database: ${cause}` });
+          refused.push({ row: item.row, field: null, message: `refused by the database: ${cause}` });
         }
       }
-      const taken = batch.length - refused.length;
-      await commit([], [...rowErrors, ...refused], taken, failedRows + refused.length);
+      await commit(
+        [],
+        [...rowErrors, ...refused],
+        batch.length - refused.length,
+        failedRows + refused.length,
+      );
     }
     batch = [];
     rowErrors = [];
@@ -209,15 +294,23 @@ export async function runImport({ platform, tenant, importId }: ImportRun): Prom
     await flush();
   } catch (err) {
     // A file that cannot be read (not found, not JSON) fails the import for good; anything else
-    // (the database went away) fails this attempt, and the job is retried from the cursor.
+    // (the database went away) fails this attempt, and the job is retried from the cursor, unless
+    // it was the job's last attempt: then the import has failed too, and says so.
     if (err instanceof ApiError) {
-      await setState({ state: 'failed', lastError: err.message, finishedAt: platform.now() });
+      await fail(err.message);
       return { state: 'failed', lastError: err.message };
     }
-    await setState({ lastError: (err as Error).message });
+    const message = (err as Error).message;
+    const [job] = await db.db
+      .select({ attempts: jobs.attempts, maxAttempts: jobs.maxAttempts })
+      .from(jobs)
+      .where(eq(jobs.id, importId))
+      .catch(() => []);
+    if (job && job.attempts >= job.maxAttempts) await fail(message).catch(() => undefined);
+    else await setState({ lastError: message }).catch(() => undefined);
     throw err;
   }
-  await setState({ state: 'done', finishedAt: platform.now(), lastError: null });
+  await setState({ state: 'done', finishedAt: platform.now(), lastError: null }, true);
   return {
     state: 'done',
     processed: progress.processed,

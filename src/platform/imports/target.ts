@@ -1,4 +1,5 @@
 import type { TObject } from 'typebox';
+import type { Tx } from '../db/database.ts';
 import type { TenantTable } from '../db/store.ts';
 import type { EntityDeclaration } from '../entities/entity.ts';
 
@@ -15,7 +16,27 @@ export interface ImportTarget {
   naturalKey: string[];
   /** Optional pure mapping from a validated row to the values written (derived columns). */
   prepare?: (row: Record<string, unknown>) => Record<string, unknown>;
+  /**
+   * Optional lookup over one batch, in the batch's transaction, after `prepare`: turns references
+   * given by natural key (e.g. `plantaCodigo`) into the ids the table holds, and checks what needs
+   * the database. Answers, for each row in order, its values or a `refuse(...)` (that row's error).
+   */
+  resolve?: (
+    tx: Tx,
+    rows: Record<string, unknown>[],
+    tenant: string,
+  ) => Promise<Array<Record<string, unknown> | Refusal>>;
 }
+
+/** A row the target's `resolve` will not write, with the field and the reason. */
+export interface Refusal {
+  refused: { field: string | null; message: string };
+}
+
+export const refuse = (field: string | null, message: string): Refusal => ({ refused: { field, message } });
+
+export const isRefusal = (value: unknown): value is Refusal =>
+  typeof value === 'object' && value !== null && 'refused' in value;
 
 /** The import target of a generic entity: its table, its fields, its natural key. */
 export function importTargetOf(entity: EntityDeclaration): ImportTarget {

@@ -1,13 +1,18 @@
+import { exportActions } from '../../../platform/exports/actions.ts';
+import { importActions } from '../../../platform/imports/actions.ts';
+import { transferEvents } from '../../../platform/imports/events.ts';
 import { defineService } from '../../../platform/registry.ts';
 import { standardOperations } from '../../../platform/standard.ts';
 import { agendas } from './agendas.ts';
 import { autocomplete } from './autocomplete.ts';
 import { automacao, automacaoJobs, rotina } from './automacao.ts';
 import { bloqueios } from './bloqueios.ts';
+import { cadastroEntities } from './cadastros.ts';
 import { circuito } from './circuitos.ts';
 import { patioEntities } from './entities.ts';
 import { eventos } from './eventos.ts';
 import { execucoes } from './execucoes.ts';
+import { patioExports, patioImports, TRANSFER_KINDS } from './importacoes.ts';
 import { turnos } from './turnos.ts';
 import { vagas } from './vagas.ts';
 import { veiculos } from './veiculos.ts';
@@ -22,7 +27,7 @@ export default defineService({
   version: '8.10.0',
   title: 'Yard control',
   description: 'Yard control: plants, areas, parking spots, vehicles, drivers, compositions and shifts',
-  dependencies: ['yms/agenda'],
+  dependencies: ['yms/agenda', 'platform/imports', 'platform/exports'],
   operations: {
     ...standardOperations({ health: 'healthcheck', healthShape: 'checkData' }),
     ...autocomplete,
@@ -34,7 +39,13 @@ export default defineService({
     ...eventos,
     ...automacao,
     ...veiculos,
+    // spec 000 §4.3: import<X> / export<X> and their status events (docs/patio.md "Imports and exports").
+    ...importActions(Object.keys(patioImports)),
+    ...exportActions(Object.keys(patioExports)),
+    ...transferEvents(TRANSFER_KINDS),
   },
-  entities: [...patioEntities, circuito, rotina],
+  entities: [...patioEntities, circuito, rotina, ...cadastroEntities],
   jobs: automacaoJobs,
+  imports: patioImports,
+  exports: patioExports,
 });
