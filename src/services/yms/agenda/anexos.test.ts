@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, tableCounts, testApp } from '../../../../test/harness.ts';
-import { agendaCall, PLANTA, TIPO } from './fixtures.ts';
+import { agendaCall, makeTipo, PLANTA, seedPlanta, seedTipos, TIPO } from './fixtures.ts';
 
 // Attachments through signed blob URLs, their versions and the `anexos` child entity; and the
 // carrier scenario of issue 5 with a public key bound to a partner's user.
@@ -33,10 +33,14 @@ const agendaBody = (o: Record<string, unknown> = {}) => ({
 });
 
 beforeAll(async () => {
+  // The entity POST is the checked booking (horarios.test.ts): `now` is before the day, the plant
+  // has a shift that day (agendaBody books its 09:00 slot) and the type has room for every booking.
   t = await testApp({ now: () => now });
   const key = await t.tenant('acme');
   acme = agendaCall(t, 'acme', key);
   globex = agendaCall(t, 'globex', await t.tenant('globex'));
+  await seedPlanta(t, 'acme', { turnos: [['2026-03-10', '06:00', '18:00']] });
+  await seedTipos(t, 'acme', [makeTipo({ id: TIPO, capacidadePorSlot: 100 })]);
   const partner = async (codigo: string, nome: string, email: string) => {
     const p = await acme('entities/externalTenant', { codigo, nome });
     const u = await acme('entities/externalUser', { email, nome, parceiroIds: [p.json().id] });

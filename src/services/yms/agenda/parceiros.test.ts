@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, tableCounts, testApp } from '../../../../test/harness.ts';
-import { agendaCall, PLANTA, TIPO } from './fixtures.ts';
+import { agendaCall, makeTipo, PLANTA, seedPlanta, seedTipos, TIPO } from './fixtures.ts';
 
 // External partners and users, keys acting for a partner's user, plate links, the carrier's view of
 // agendas, and cadastrarComposicaoVeiculo.
@@ -30,10 +30,14 @@ const agendaBody = (o: Record<string, unknown> = {}) => ({
 });
 
 beforeAll(async () => {
-  t = await testApp();
+  // The entity POST is the checked booking (horarios.test.ts): a clock before the day, a shift that
+  // day (agendaBody books its 09:00 slot) and a type with room for every booking of these tests.
+  t = await testApp({ now: () => new Date('2026-03-01T12:00:00Z') });
   fullKey = await t.tenant('acme');
   acme = agendaCall(t, 'acme', fullKey);
   globex = agendaCall(t, 'globex', await t.tenant('globex'));
+  await seedPlanta(t, 'acme', { turnos: [['2026-03-10', '06:00', '18:00']] });
+  await seedTipos(t, 'acme', [makeTipo({ id: TIPO, capacidadePorSlot: 100 })]);
   const parceiro = async (name: string, codigo: string, extra: Record<string, unknown> = {}) => {
     const res = await acme('entities/externalTenant', { codigo, nome: name, ...extra });
     expect(res.statusCode, res.body).toBe(200);
