@@ -1,6 +1,7 @@
 import type { Static, TSchema } from 'typebox';
 import type { Ctx } from './context.ts';
 import type { EntityDeclaration } from './entities/entity.ts';
+import type { EventRecord } from './events/outbox.ts';
 import type { ImportTarget } from './imports/target.ts';
 
 // A service is data (DESIGN.md "One declaration per operation"): routing, validation,
@@ -96,6 +97,17 @@ export interface JobDeclaration {
   handler: (ctx: Ctx, payload: unknown) => Promise<unknown>;
 }
 
+/**
+ * A reaction of a service to a published event (docs/events.md "Subscriptions"): each event whose
+ * topic matches `topic` (a pattern) is handled once per cluster, at least once, in order per tenant,
+ * in a transaction of the event's tenant with the system as caller. A throw rolls the handling back
+ * and the event is retried; handlers are idempotent (by state, or by the event id).
+ */
+export interface SubscriptionDeclaration {
+  topic: string;
+  handler: (ctx: Ctx, event: EventRecord) => Promise<void>;
+}
+
 export interface ServiceOptions<Ops extends Record<string, Operation>> {
   domain: string;
   name: string;
@@ -110,6 +122,8 @@ export interface ServiceOptions<Ops extends Record<string, Operation>> {
   /** Importable kinds by name (`Moeda` for importMoeda): see platform/imports. */
   imports?: Record<string, ImportTarget>;
   jobs?: Record<string, JobDeclaration>;
+  /** Event reactions by name; the dispatcher keeps each one's cursor as `<domain>/<service>/<name>`. */
+  subscriptions?: Record<string, SubscriptionDeclaration>;
 }
 
 export interface ServiceDeclaration<Ops extends Record<string, Operation> = Record<string, Operation>>
@@ -129,6 +143,7 @@ export function defineService<Ops extends Record<string, Operation>>(
     entities: options.entities ?? [],
     imports: options.imports ?? {},
     jobs: options.jobs ?? {},
+    subscriptions: options.subscriptions ?? {},
     id: `${options.domain}/${options.name}`,
   };
 }

@@ -2,6 +2,7 @@ import { defineService } from '../../../platform/registry.ts';
 import { standardOperations } from '../../../platform/standard.ts';
 import { agendas } from './agendas.ts';
 import { agendaEntities } from './entities.ts';
+import { agendaSubscriptions, estados } from './estados.ts';
 import { agendaJobs, integracao } from './integracao.ts';
 
 // yms/agenda 7.63.0 (spec 000 §2.5, §3, §4.4-4.6), first part: the agenda record with its states and
@@ -21,7 +22,10 @@ export default defineService({
     ...standardOperations({ health: 'healthcheck', healthShape: 'checkData' }),
     ...agendas,
     ...integracao,
+    ...estados,
   },
   entities: agendaEntities,
   jobs: agendaJobs,
+  // yms/patio cancelled an execution: its agenda is cancelled (docs/agenda.md).
+  subscriptions: agendaSubscriptions,
 });
