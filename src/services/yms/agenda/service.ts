@@ -1,6 +1,7 @@
 import { defineService } from '../../../platform/registry.ts';
 import { standardOperations } from '../../../platform/standard.ts';
 import { agendas } from './agendas.ts';
+import { busca } from './busca.ts';
 import { agendaEntities } from './entities.ts';
 import { agendaSubscriptions, estados } from './estados.ts';
 import { agendaJobs, integracao } from './integracao.ts';
@@ -23,6 +24,7 @@ export default defineService({
     ...agendas,
     ...integracao,
     ...estados,
+    ...busca,
   },
   entities: agendaEntities,
   jobs: agendaJobs,
