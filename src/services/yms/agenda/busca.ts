@@ -7,7 +7,10 @@ import { agenda as agendaEntity } from './entities.ts';
 import { E } from './errors.ts';
 import { StatusAgendamento } from './schemas.ts';
 import { compact, type StatusAgendamento as Status } from './states.ts';
-import { agenda } from './tables.ts';
+import { agendaBusca } from './tables.ts';
+
+/** Searches read the search view, so the trigram indexes serve pesquisa (tables.ts). */
+const agenda = agendaBusca;
 
 // Searching agendas (docs/agenda.md "Searching"): one set of filters, ANDed, turned into one WHERE
 // clause, and one paging function. pesquisarAgendas (yms/patio's filtrarAgenda), agenda's own
@@ -80,32 +83,31 @@ export interface Filtros {
 export function condicoes(ctx: Ctx, f: Filtros): SQL {
   const descricao = f.descricao?.trim();
   const texto = f.pesquisa?.texto.trim();
-  return ctx.store.scope(
-    agenda,
-    and(
-      f.plantaId !== undefined ? eq(agenda.plantaId, f.plantaId) : undefined,
-      f.parceiroId !== undefined ? eq(agenda.parceiroId, f.parceiroId) : undefined,
-      f.tipoAgendamentoIds?.length ? inArray(agenda.tipoAgendamentoId, f.tipoAgendamentoIds) : undefined,
-      f.motoristaId !== undefined ? eq(agenda.motoristaId, f.motoristaId) : undefined,
-      f.veiculoId !== undefined ? eq(agenda.veiculoId, f.veiculoId) : undefined,
-      descricao ? containsText(agenda.descricao, descricao) : undefined,
-      f.dia ? diaLocal(f.dia.data, f.dia.fuso) : undefined,
-      f.desde ? gte(agenda.dataEsperada, f.desde) : undefined,
-      f.ate ? lte(agenda.dataEsperada, f.ate) : undefined,
-      f.status?.length ? inArray(agenda.status, f.status) : undefined,
-      f.vencidas
-        ? and(
-            inArray(agenda.status, [...NAO_INICIADOS]),
-            lt(agenda.dataEsperada, new Date(f.vencidas.agora.getTime() - f.vencidas.horas * 3_600_000)),
-          )
-        : undefined,
-      f.codigoAgrupador !== undefined ? eq(agenda.codigoAgrupador, f.codigoAgrupador.trim()) : undefined,
-      f.codigo !== undefined ? eq(agenda.codigo, f.codigo) : undefined,
-      f.chaveIntegracao !== undefined ? eq(agenda.chaveIntegracao, f.chaveIntegracao.trim()) : undefined,
-      f.unscheduled !== undefined ? eq(agenda.unscheduled, f.unscheduled) : undefined,
-      texto && f.pesquisa ? (or(...PESQUISA.map((m) => m({ ...f.pesquisa!, texto }))) as SQL) : undefined,
-    ),
-  );
+  // The tenant, as the store would add it (the view applies the policy's predicate too).
+  return and(
+    eq(agenda.tenant, ctx.tenant.name),
+    f.plantaId !== undefined ? eq(agenda.plantaId, f.plantaId) : undefined,
+    f.parceiroId !== undefined ? eq(agenda.parceiroId, f.parceiroId) : undefined,
+    f.tipoAgendamentoIds?.length ? inArray(agenda.tipoAgendamentoId, f.tipoAgendamentoIds) : undefined,
+    f.motoristaId !== undefined ? eq(agenda.motoristaId, f.motoristaId) : undefined,
+    f.veiculoId !== undefined ? eq(agenda.veiculoId, f.veiculoId) : undefined,
+    descricao ? containsText(agenda.descricao, descricao) : undefined,
+    f.dia ? diaLocal(f.dia.data, f.dia.fuso) : undefined,
+    f.desde ? gte(agenda.dataEsperada, f.desde) : undefined,
+    f.ate ? lte(agenda.dataEsperada, f.ate) : undefined,
+    f.status?.length ? inArray(agenda.status, f.status) : undefined,
+    f.vencidas
+      ? and(
+          inArray(agenda.status, [...NAO_INICIADOS]),
+          lt(agenda.dataEsperada, new Date(f.vencidas.agora.getTime() - f.vencidas.horas * 3_600_000)),
+        )
+      : undefined,
+    f.codigoAgrupador !== undefined ? eq(agenda.codigoAgrupador, f.codigoAgrupador.trim()) : undefined,
+    f.codigo !== undefined ? eq(agenda.codigo, f.codigo) : undefined,
+    f.chaveIntegracao !== undefined ? eq(agenda.chaveIntegracao, f.chaveIntegracao.trim()) : undefined,
+    f.unscheduled !== undefined ? eq(agenda.unscheduled, f.unscheduled) : undefined,
+    texto && f.pesquisa ? (or(...PESQUISA.map((m) => m({ ...f.pesquisa!, texto }))) as SQL) : undefined,
+  ) as SQL;
 }
 
 export interface Paginacao {
