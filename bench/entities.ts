@@ -90,7 +90,7 @@ async function seed(client: pg.Client, tenant: string, rows: number): Promise<vo
 }
 
 /** Runs `work` while recording the statements pg sends that `match`: the engine's own SQL and values. */
-async function capture<T>(match: (text: string) => boolean, work: () => Promise<T>) {
+export async function capture<T>(match: (text: string) => boolean, work: () => Promise<T>) {
   const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
   const original = proto.query;
   const statements: Statement[] = [];
@@ -138,7 +138,12 @@ async function list(base: string, tenant: string, filter: string, headers: Recor
 type Path = 'superuser' | 'transaction';
 
 /** EXPLAIN ANALYZE of one statement through one path: as the superuser, or in the tenant transaction. */
-async function explain(client: pg.Client, tenant: string, path: Path, statement: Statement): Promise<string> {
+export async function explain(
+  client: pg.Client,
+  tenant: string,
+  path: Path,
+  statement: Statement,
+): Promise<string> {
   if (path === 'transaction') {
     await client.query(
       `begin; select set_config('${TENANT_SETTING}', '${tenant}', true), set_config('role', '${APP_ROLE}', true)`,
@@ -160,7 +165,7 @@ async function explain(client: pg.Client, tenant: string, path: Path, statement:
  * stops, the servers still finish the requests in flight (about a second of work at 32 connections),
  * which would otherwise slow what comes next (an EXPLAIN ANALYZE, an index build).
  */
-async function waitIdle(client: pg.Client): Promise<void> {
+export async function waitIdle(client: pg.Client): Promise<void> {
   const deadline = performance.now() + 30_000;
   for (;;) {
     const { rows } = await client.query<{ n: string }>(

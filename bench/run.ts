@@ -7,6 +7,7 @@ import { isDeepStrictEqual } from 'node:util';
 import pg from 'pg';
 import { buildApp } from '../src/platform/app.ts';
 import { allServices } from '../src/services/index.ts';
+import { runAgenda } from './agenda.ts';
 import { bareFastify, type Running, rawPg } from './baselines.ts';
 import { type BenchContext, runEntities } from './entities.ts';
 import { runExports } from './exports.ts';
@@ -46,7 +47,7 @@ const QUERY_PATH = `/t/${TENANT}/bridge/1.0/rest/bench/probe/queries/getEntity`;
 const HEALTH_PATH = `/t/${TENANT}/bridge/1.0/rest/hcm/platform_integration/queries/healthcheck`;
 
 /** Groups of scenarios; `BENCH_ONLY=entities,imports` runs only those (all by default). */
-const GROUPS = ['bridge', 'entities', 'imports', 'patio', 'horarios', 'exports'] as const;
+const GROUPS = ['bridge', 'entities', 'imports', 'patio', 'horarios', 'exports', 'agenda'] as const;
 type Group = (typeof GROUPS)[number];
 function selectedGroups(): Set<Group> {
   const raw = (process.env.BENCH_ONLY ?? '').trim();
@@ -193,6 +194,11 @@ async function main(): Promise<void> {
     console.log('\n# (k) export throughput and memory');
     await busyBefore('the export scenario (k)');
     await runExports(bench);
+  }
+  if (ONLY.has('agenda')) {
+    console.log('\n# (l) filtrarAgenda over 1,000,000 agendas');
+    await busyBefore('the agenda search scenarios (l)');
+    await runAgenda(bench);
   }
   console.log(`\nwhole run: ${fmt((performance.now() - startedAt) / 1000)} s`);
 }

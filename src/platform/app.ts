@@ -7,7 +7,7 @@ import { allServices } from '../services/index.ts';
 import { Credentials } from './auth/credentials.ts';
 import { BlobStore } from './blobs/store.ts';
 import { type Config, loadConfig } from './config.ts';
-import type { Platform } from './context.ts';
+import { type Platform, run } from './context.ts';
 import { Database } from './db/database.ts';
 import { EventDispatcher } from './events/dispatcher.ts';
 import { LiveStream, registerLiveStream } from './events/live.ts';
@@ -129,6 +129,7 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
   platform.events.addWorker(new WebhookDeliverer(platform));
   const nats = config.natsUrl ? new NatsPublisher(platform) : undefined;
   if (nats) platform.events.addConsumer(nats.consumer());
+  subscribeServices(platform);
   const live = new LiveStream(platform);
   platform.events.onWake(() => live.wake());
 
@@ -179,4 +180,33 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
     if (!options.db) await db.close();
   });
   return { app, platform };
+}
+
+/**
+ * The services' declared subscriptions (docs/events.md "Subscriptions"), each an in-process
+ * subscriber of the dispatcher under its own durable name: the event is handled as the declaring
+ * service, in a transaction of the event's tenant, with the system as caller. A throw leaves the
+ * cursor on the event, which is retried; an event of a tenant that no longer exists is skipped.
+ */
+function subscribeServices(platform: Platform): void {
+  for (const service of platform.registry.all())
+    for (const [name, subscription] of Object.entries(service.subscriptions)) {
+      const address = `${service.id}/${name}`;
+      platform.events.subscribe(
+        subscription.topic,
+        async (event) => {
+          const tenant = await platform.tenants.find(event.tenant);
+          if (!tenant) return;
+          const log = platform.log.child({ subscription: address, event: event.id, tenant: event.tenant });
+          await run(
+            platform,
+            service,
+            'tenant',
+            { tenant, caller: { kind: 'system', scope: 'full' }, requestId: `event-${event.id}`, log },
+            (ctx) => subscription.handler(ctx, event),
+          );
+        },
+        { name: address },
+      );
+    }
 }

@@ -2,6 +2,7 @@ import type { Static, TSchema } from 'typebox';
 import type { BlobInfo } from './blobs/store.ts';
 import type { Ctx } from './context.ts';
 import type { EntityDeclaration } from './entities/entity.ts';
+import type { EventRecord } from './events/outbox.ts';
 import type { ExportTarget } from './exports/target.ts';
 import type { ImportTarget } from './imports/target.ts';
 
@@ -105,6 +106,17 @@ export interface JobDeclaration {
   handler: (ctx: Ctx, payload: unknown) => Promise<unknown>;
 }
 
+/**
+ * A reaction of a service to a published event (docs/events.md "Subscriptions"): each event whose
+ * topic matches `topic` (a pattern) is handled once per cluster, at least once, in order per tenant,
+ * in a transaction of the event's tenant with the system as caller. A throw rolls the handling back
+ * and the event is retried; handlers are idempotent (by state, or by the event id).
+ */
+export interface SubscriptionDeclaration {
+  topic: string;
+  handler: (ctx: Ctx, event: EventRecord) => Promise<void>;
+}
+
 export interface ServiceOptions<Ops extends Record<string, Operation>> {
   domain: string;
   name: string;
@@ -126,6 +138,8 @@ export interface ServiceOptions<Ops extends Record<string, Operation>> {
    * a signed URL; runs in its own tenant transaction after the bytes are stored.
    */
   blobUploads?: Record<string, (ctx: Ctx, blob: BlobInfo) => Promise<void>>;
+  /** Event reactions by name; the dispatcher keeps each one's cursor as `<domain>/<service>/<name>`. */
+  subscriptions?: Record<string, SubscriptionDeclaration>;
 }
 
 export interface ServiceDeclaration<Ops extends Record<string, Operation> = Record<string, Operation>>
@@ -147,6 +161,7 @@ export function defineService<Ops extends Record<string, Operation>>(
     exports: options.exports ?? {},
     jobs: options.jobs ?? {},
     blobUploads: options.blobUploads ?? {},
+    subscriptions: options.subscriptions ?? {},
     id: `${options.domain}/${options.name}`,
   };
 }

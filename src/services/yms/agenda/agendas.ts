@@ -1,9 +1,9 @@
-import { and, asc, count, desc, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { action, query } from '../../../platform/registry.ts';
 import { DateOnly, Enum, Int64, Type } from '../../../platform/schema.ts';
+import { condicoes, MAX_IDS_PESQUISA, MAX_PAGE_SIZE, pagina, SORT_FIELDS } from './busca.ts';
 import { agenda as agendaEntity } from './entities.ts';
 import { E } from './errors.ts';
-import { escopoParceiro } from './parceiros.ts';
 import { AgendaAlteracao, editable, StatusAgendamento } from './schemas.ts';
 import {
   type AgendaRow,
@@ -24,33 +24,13 @@ import { agenda } from './tables.ts';
 const Agenda = agendaEntity.schema;
 const Uuid = (description: string) => Type.String({ format: 'uuid', description });
 
-import { escapeLike } from '../../../platform/db/search.ts';
-
-export { escapeLike };
-
-const contains = (column: Parameters<typeof ilike>[0], text: string) =>
-  ilike(column, `%${escapeLike(text)}%`);
-
 /** A SQL state through drizzle's wrapping. */
 const sqlState = (err: unknown) => {
   const e = err as { code?: string; cause?: { code?: string } };
   return e?.cause?.code ?? e?.code;
 };
 
-export const SORT_FIELDS = [
-  'dataEsperada',
-  'codigo',
-  'descricao',
-  'status',
-  'plantaId',
-  'tipoAgendamentoId',
-  'chaveIntegracao',
-  'createdDate',
-  'lastModifiedDate',
-] as const;
-export const MAX_PAGE_SIZE = 1000;
-/** How many ids of vehicles or drivers a text search may pass (yms/patio resolves them). */
-export const MAX_IDS_PESQUISA = 1000;
+export { MAX_IDS_PESQUISA, MAX_PAGE_SIZE, SORT_FIELDS };
 
 const EDITABLE = Object.keys(editable) as Array<keyof typeof editable>;
 
@@ -183,76 +163,29 @@ export const agendas = {
     }),
     output: Type.Object({ agendas: Type.Array(Agenda), totalElements: Int64(), totalPages: Int64() }),
     handler: async (ctx, input) => {
-      const descricao = input.descricao?.trim();
       const texto = input.pesquisa?.trim();
-      const where = ctx.store.scope(
-        agenda,
-        and(
-          input.plantaId !== undefined ? eq(agenda.plantaId, input.plantaId) : undefined,
-          descricao ? contains(agenda.descricao, descricao) : undefined,
+      const where = await condicoes(ctx, {
+        plantaId: input.plantaId,
+        descricao: input.descricao,
+        dia:
           input.dataEsperada !== undefined
-            ? diaLocal(input.dataEsperada, input.fusoHorario ?? ctx.tenant.timeZone)
+            ? { data: input.dataEsperada, fuso: input.fusoHorario ?? ctx.tenant.timeZone }
             : undefined,
-          input.status?.length ? inArray(agenda.status, input.status) : undefined,
-          input.motoristaId !== undefined ? eq(agenda.motoristaId, input.motoristaId) : undefined,
-          input.veiculoId !== undefined ? eq(agenda.veiculoId, input.veiculoId) : undefined,
-          input.tipoAgendamentoIds?.length
-            ? inArray(agenda.tipoAgendamentoId, input.tipoAgendamentoIds)
-            : undefined,
-          input.codigo !== undefined ? eq(agenda.codigo, input.codigo) : undefined,
-          input.chaveIntegracao !== undefined
-            ? eq(agenda.chaveIntegracao, input.chaveIntegracao.trim())
-            : undefined,
-          texto
-            ? pesquisa(texto, input.pesquisaVeiculoIds ?? [], input.pesquisaMotoristaIds ?? [])
-            : undefined,
-          // A key acting for a partner's user finds only its partners' agendas.
-          await escopoParceiro(ctx, agenda.parceiroId),
-        ),
-      );
-      const direction = input.sortOrder === -1 ? desc : asc;
-      const field = input.sortField ?? 'dataEsperada';
-      // The chosen field in the asked direction, then the code (unique in the tenant): pages never overlap.
-      const order = [direction(agenda[field]), ...(field === 'codigo' ? [] : [asc(agenda.codigo)])];
-      const [rows, [total]] = await Promise.all([
-        ctx.tx
-          .select()
-          .from(agenda)
-          .where(where)
-          .orderBy(...order)
-          .limit(input.size)
-          .offset(input.page * input.size),
-        ctx.tx.select({ n: count() }).from(agenda).where(where),
-      ]);
-      const totalElements = total?.n ?? 0;
-      return { agendas: rows.map(compact), totalElements, totalPages: Math.ceil(totalElements / input.size) };
+        status: input.status,
+        motoristaId: input.motoristaId,
+        veiculoId: input.veiculoId,
+        tipoAgendamentoIds: input.tipoAgendamentoIds,
+        codigo: input.codigo,
+        chaveIntegracao: input.chaveIntegracao,
+        pesquisa: texto
+          ? {
+              texto,
+              veiculoIds: input.pesquisaVeiculoIds ?? [],
+              motoristaIds: input.pesquisaMotoristaIds ?? [],
+            }
+          : undefined,
+      });
+      return pagina(ctx, where, input);
     },
   }),
 };
-
-/**
- * The agendas expected on `dia` as the clock reads in `fuso`: from local midnight to the next one,
- * computed by PostgreSQL (daylight saving included) as two constants, so the index serves it.
- */
-function diaLocal(dia: string, fuso: string): SQL {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: fuso });
-  } catch {
-    throw E.fusoInvalido({ fuso });
-  }
-  return sql`${agenda.dataEsperada} >= (${dia}::date::timestamp at time zone ${fuso})
-    and ${agenda.dataEsperada} < ((${dia}::date + 1)::timestamp at time zone ${fuso})`;
-}
-
-/** Free text: part of the description, integration key or group code; the code; matched vehicles and drivers. */
-function pesquisa(texto: string, veiculoIds: string[], motoristaIds: string[]): SQL {
-  const codigo = /^\d{1,15}$/.test(texto) ? Number(texto) : undefined;
-  return or(
-    contains(agenda.descricao, texto),
-    contains(agenda.chaveIntegracao, texto),
-    contains(agenda.codigoAgrupador, texto),
-    codigo !== undefined ? eq(agenda.codigo, codigo) : undefined,
-    veiculoIds.length ? inArray(agenda.veiculoId, veiculoIds) : undefined,
-    motoristaIds.length ? inArray(agenda.motoristaId, motoristaIds) : undefined,
-  ) as SQL;
-}

@@ -2,8 +2,10 @@ import { defineService } from '../../../platform/registry.ts';
 import { standardOperations } from '../../../platform/standard.ts';
 import { agendas } from './agendas.ts';
 import { anexoEnviado, anexos, PREFIXO_BLOB } from './anexos.ts';
+import { busca } from './busca.ts';
 import { composicoes } from './composicoes.ts';
 import { agendaEntities } from './entities.ts';
+import { agendaSubscriptions, estados } from './estados.ts';
 import { horariosOperacao } from './horarios.ts';
 import { agendaJobs, integracao } from './integracao.ts';
 import { parceiros } from './parceiros.ts';
@@ -31,8 +33,12 @@ export default defineService({
     ...composicoes,
     ...tipos,
     ...horariosOperacao,
+    ...estados,
+    ...busca,
   },
   entities: agendaEntities,
   jobs: agendaJobs,
   blobUploads: { [PREFIXO_BLOB]: anexoEnviado },
+  // yms/patio cancelled an execution: its agenda is cancelled (docs/agenda.md).
+  subscriptions: agendaSubscriptions,
 });

@@ -1,7 +1,7 @@
 import { eq, ilike, or } from 'drizzle-orm';
 import type { Ctx } from '../../../platform/context.ts';
 import { defineErrors } from '../../../platform/errors.ts';
-import { action } from '../../../platform/registry.ts';
+import { action, query } from '../../../platform/registry.ts';
 import { DateOnly, Enum, Int64, Type } from '../../../platform/schema.ts';
 import { MAX_IDS_PESQUISA, SORT_FIELDS } from '../agenda/agendas.ts';
 import { agenda as agendaEntity } from '../agenda/entities.ts';
@@ -103,6 +103,57 @@ async function pesquisaNoPatio(ctx: Ctx, texto: string) {
 }
 
 export const agendas = {
+  // PRIVATE queries yms/agenda asks (docs/agenda.md "iniciarAgendamento", "filtrarAgenda"): it reads the
+  // yard's records only through them.
+  pesquisarVeiculosMotoristas: query({
+    description:
+      'Internal (yms/agenda filtrarAgenda): ids of the vehicles whose plate and of the drivers whose name or ' +
+      'document contain the text (at most 1000 each; more is 422)',
+    input: Type.Object({ texto: Type.String({ minLength: 1, maxLength: 100 }) }),
+    output: Type.Object({
+      pesquisaVeiculoIds: Type.Array(Type.String({ format: 'uuid' })),
+      pesquisaMotoristaIds: Type.Array(Type.String({ format: 'uuid' })),
+    }),
+    handler: (ctx, input) => pesquisaNoPatio(ctx, input.texto.trim()),
+  }),
+
+  situacaoVeiculoMotorista: query({
+    description:
+      'Internal (yms/agenda iniciarAgendamento): plate, name and block of a vehicle and a driver; absent when unknown',
+    input: Type.Object({
+      veiculoId: Type.Optional(Uuid('the vehicle')),
+      motoristaId: Type.Optional(Uuid('the driver')),
+    }),
+    output: Type.Object({
+      veiculo: Type.Optional(
+        Type.Object({
+          placa: Type.String(),
+          bloqueado: Type.Boolean(),
+          motivoBloqueio: Type.Optional(Type.String()),
+        }),
+      ),
+      motorista: Type.Optional(
+        Type.Object({
+          nome: Type.String(),
+          bloqueado: Type.Boolean(),
+          motivoBloqueio: Type.Optional(Type.String()),
+        }),
+      ),
+    }),
+    handler: async (ctx, input) => {
+      const [v] = input.veiculoId ? await ctx.store.select(veiculo, eq(veiculo.id, input.veiculoId)) : [];
+      const [m] = input.motoristaId
+        ? await ctx.store.select(motorista, eq(motorista.id, input.motoristaId))
+        : [];
+      const motivo = (r: { motivoBloqueio: string | null }) =>
+        r.motivoBloqueio ? { motivoBloqueio: r.motivoBloqueio } : {};
+      return {
+        ...(v ? { veiculo: { placa: v.placa, bloqueado: v.bloqueado, ...motivo(v) } } : {}),
+        ...(m ? { motorista: { nome: m.nome, bloqueado: m.bloqueado, ...motivo(m) } } : {}),
+      };
+    },
+  }),
+
   cadastrarAgendamentoSimplificado: action({
     description:
       'Books an agenda for a truck already at the plant: AGENDADO, expected now, without shift or operation-limit ' +

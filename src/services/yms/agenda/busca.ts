@@ -1,0 +1,288 @@
+import { and, asc, count, desc, eq, gte, inArray, lt, lte, or, type SQL, sql } from 'drizzle-orm';
+import type { Ctx } from '../../../platform/context.ts';
+import { containsText } from '../../../platform/db/search.ts';
+import { action, query } from '../../../platform/registry.ts';
+import { DateTime, Enum, Int64, Type } from '../../../platform/schema.ts';
+import { agenda as agendaEntity } from './entities.ts';
+import { E } from './errors.ts';
+import { escopoParceiro, SUJEITOS } from './parceiros.ts';
+import { StatusAgendamento } from './schemas.ts';
+import { compact, type StatusAgendamento as Status } from './states.ts';
+import { agendaBusca } from './tables.ts';
+
+/** Searches read the search view, so the trigram indexes serve pesquisa (tables.ts). */
+const agenda = agendaBusca;
+
+// Searching agendas (docs/agenda.md "Searching"): one set of filters, ANDed, turned into one WHERE
+// clause, and one paging function. pesquisarAgendas (yms/patio's filtrarAgenda), agenda's own
+// filtrarAgenda and getAgendasPorPeriodo are each a mapping of their inputs onto these filters.
+
+export const SORT_FIELDS = [
+  'dataEsperada',
+  'codigo',
+  'descricao',
+  'status',
+  'plantaId',
+  'tipoAgendamentoId',
+  'chaveIntegracao',
+  'createdDate',
+  'lastModifiedDate',
+] as const;
+export const MAX_PAGE_SIZE = 1000;
+/** How many ids of vehicles or drivers a text search may carry (yms/patio resolves them). */
+export const MAX_IDS_PESQUISA = 1000;
+
+/** Not started yet: the states an agenda is overdue in (design, docs/agenda.md "filtrarAgenda"). */
+export const NAO_INICIADOS: readonly Status[] = ['AGENDADO', 'AGUARDANDO_INTEGRACAO', 'ERRO_INTEGRACAO'];
+
+/** The free text and what other services matched with it (ids), ORed: see PESQUISA. */
+export interface Pesquisa {
+  texto: string;
+  veiculoIds: string[];
+  motoristaIds: string[];
+}
+
+/**
+ * The ways a free text matches an agenda, ORed. Each entry is one condition; one that has nothing to
+ * match returns undefined. The names of the appointment type and of the partner go here as two more
+ * entries over ids resolved from their tables (as plates and drivers are resolved by yms/patio).
+ */
+export const PESQUISA: Array<(p: Pesquisa) => SQL | undefined> = [
+  (p) => containsText(agenda.descricao, p.texto),
+  (p) => containsText(agenda.chaveIntegracao, p.texto),
+  (p) => containsText(agenda.codigoAgrupador, p.texto),
+  (p) => (/^\d{1,15}$/.test(p.texto) ? eq(agenda.codigo, Number(p.texto)) : undefined),
+  (p) => (p.veiculoIds.length ? inArray(agenda.veiculoId, p.veiculoIds) : undefined),
+  (p) => (p.motoristaIds.length ? inArray(agenda.motoristaId, p.motoristaIds) : undefined),
+];
+
+export interface Filtros {
+  plantaId?: string | undefined;
+  parceiroId?: string | undefined;
+  tipoAgendamentoIds?: string[] | undefined;
+  motoristaId?: string | undefined;
+  veiculoId?: string | undefined;
+  /** Part of the description. */
+  descricao?: string | undefined;
+  /** The local day of the expected date in a zone. */
+  dia?: { data: string; fuso: string } | undefined;
+  /** Expected from (inclusive). */
+  desde?: Date | undefined;
+  /** Expected until (inclusive). */
+  ate?: Date | undefined;
+  status?: string[] | undefined;
+  /** Overdue: not started and expected more than `horas` hours before `agora`. */
+  vencidas?: { horas: number; agora: Date } | undefined;
+  codigoAgrupador?: string | undefined;
+  codigo?: number | undefined;
+  chaveIntegracao?: string | undefined;
+  unscheduled?: boolean | undefined;
+  pesquisa?: Pesquisa | undefined;
+}
+
+/**
+ * The tenant's agendas the filters select, as one WHERE clause (every bound a constant, so indexes
+ * serve it). A key acting for a partner's user finds only its partners' agendas, whatever it asks.
+ */
+export async function condicoes(ctx: Ctx, f: Filtros): Promise<SQL> {
+  const descricao = f.descricao?.trim();
+  const texto = f.pesquisa?.texto.trim();
+  // The tenant, as the store would add it (the view applies the policy's predicate too).
+  return and(
+    eq(agenda.tenant, ctx.tenant.name),
+    f.plantaId !== undefined ? eq(agenda.plantaId, f.plantaId) : undefined,
+    f.parceiroId !== undefined ? eq(agenda.parceiroId, f.parceiroId) : undefined,
+    f.tipoAgendamentoIds?.length ? inArray(agenda.tipoAgendamentoId, f.tipoAgendamentoIds) : undefined,
+    f.motoristaId !== undefined ? eq(agenda.motoristaId, f.motoristaId) : undefined,
+    f.veiculoId !== undefined ? eq(agenda.veiculoId, f.veiculoId) : undefined,
+    descricao ? containsText(agenda.descricao, descricao) : undefined,
+    f.dia ? diaLocal(f.dia.data, f.dia.fuso) : undefined,
+    f.desde ? gte(agenda.dataEsperada, f.desde) : undefined,
+    f.ate ? lte(agenda.dataEsperada, f.ate) : undefined,
+    f.status?.length ? inArray(agenda.status, f.status) : undefined,
+    f.vencidas
+      ? and(
+          inArray(agenda.status, [...NAO_INICIADOS]),
+          lt(agenda.dataEsperada, new Date(f.vencidas.agora.getTime() - f.vencidas.horas * 3_600_000)),
+        )
+      : undefined,
+    f.codigoAgrupador !== undefined ? eq(agenda.codigoAgrupador, f.codigoAgrupador.trim()) : undefined,
+    f.codigo !== undefined ? eq(agenda.codigo, f.codigo) : undefined,
+    f.chaveIntegracao !== undefined ? eq(agenda.chaveIntegracao, f.chaveIntegracao.trim()) : undefined,
+    f.unscheduled !== undefined ? eq(agenda.unscheduled, f.unscheduled) : undefined,
+    texto && f.pesquisa ? (or(...PESQUISA.map((m) => m({ ...f.pesquisa!, texto }))) as SQL) : undefined,
+    await escopoParceiro(ctx, agenda.parceiroId),
+  ) as SQL;
+}
+
+export interface Paginacao {
+  page: number;
+  size: number;
+  sortField?: (typeof SORT_FIELDS)[number] | undefined;
+  sortOrder?: number | undefined;
+}
+
+/** One page of the agendas `where` selects, in the asked order; ties by code (unique), so pages never overlap. */
+export async function pagina(ctx: Ctx, where: SQL, p: Paginacao) {
+  const direction = p.sortOrder === -1 ? desc : asc;
+  const field = p.sortField ?? 'dataEsperada';
+  const order = [direction(agenda[field]), ...(field === 'codigo' ? [] : [asc(agenda.codigo)])];
+  const [rows, [total]] = await Promise.all([
+    ctx.tx
+      .select()
+      .from(agenda)
+      .where(where)
+      .orderBy(...order)
+      .limit(p.size)
+      .offset(p.page * p.size),
+    ctx.tx.select({ n: count() }).from(agenda).where(where),
+  ]);
+  const totalElements = total?.n ?? 0;
+  return { agendas: rows.map(compact), totalElements, totalPages: Math.ceil(totalElements / p.size) };
+}
+
+/**
+ * The agendas expected on `dia` as the clock reads in `fuso`: from local midnight to the next one,
+ * computed by PostgreSQL (daylight saving included) as two constants, so the index serves it.
+ */
+function diaLocal(dia: string, fuso: string): SQL {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: fuso });
+  } catch {
+    throw E.fusoInvalido({ fuso });
+  }
+  return sql`${agenda.dataEsperada} >= (${dia}::date::timestamp at time zone ${fuso})
+    and ${agenda.dataEsperada} < ((${dia}::date + 1)::timestamp at time zone ${fuso})`;
+}
+
+/** 422 when a period ends before it starts. */
+function periodo(inicio: string | undefined, fim: string | undefined, campos: [string, string]) {
+  const desde = inicio !== undefined ? new Date(inicio) : undefined;
+  const ate = fim !== undefined ? new Date(fim) : undefined;
+  if (desde && ate && ate < desde)
+    throw E.periodoInvalido({ inicio: inicio!, fim: fim!, campoInicio: campos[0], campoFim: campos[1] });
+  return { desde, ate };
+}
+
+const Uuid = (description: string) => Type.String({ format: 'uuid', description });
+const Page = Int64({ minimum: 0, maximum: 1_000_000, description: 'page index, from 0' });
+const Size = Int64({ minimum: 1, maximum: MAX_PAGE_SIZE, description: 'agendas per page' });
+const SortField = Type.Optional(Enum(SORT_FIELDS, { description: 'default dataEsperada; ties by codigo' }));
+const SortOrder = Type.Optional(
+  Int64({ minimum: -1, maximum: 1, description: '1 or 0 ascending, -1 descending' }),
+);
+const PaginaDeAgendas = Type.Object({
+  agendas: Type.Array(agendaEntity.schema),
+  totalElements: Int64(),
+  totalPages: Int64(),
+});
+
+/** Vehicles whose plate and drivers whose name or document contain the text, asked to yms/patio. */
+async function pesquisaNoPatio(ctx: Ctx, texto: string): Promise<Pesquisa> {
+  const r = await ctx.call<{ pesquisaVeiculoIds: string[]; pesquisaMotoristaIds: string[] }>(
+    'yms/patio/queries/pesquisarVeiculosMotoristas',
+    { texto },
+  );
+  return { texto, veiculoIds: r.pesquisaVeiculoIds, motoristaIds: r.pesquisaMotoristaIds };
+}
+
+export const busca = {
+  filtrarAgenda: action({
+    // A carrier's key searches its partners' agendas (condicoes).
+    subjects: SUJEITOS,
+    description:
+      'Agendas by plant, partner (externalTenantId), type, driver, vehicle, description, a period of the expected ' +
+      'date, states, overdue ones, group, code, integration key, unscheduled and free text (description, code, ' +
+      'integration key, group, plate, driver name or document), one page at a time in a stable order',
+    input: Type.Object({
+      page: Page,
+      size: Size,
+      plantaId: Type.Optional(Uuid('agendas of this plant')),
+      externalTenantId: Type.Optional(Uuid('agendas of this partner (the agenda’s parceiroId)')),
+      tipoAgendamentoId: Type.Optional(Uuid('the appointment type')),
+      motoristaId: Type.Optional(Uuid('the driver')),
+      veiculoId: Type.Optional(Uuid('the vehicle')),
+      descricao: Type.Optional(Type.String({ maxLength: 255, description: 'part of the description' })),
+      dataEsperadaAgendamentoInicio: Type.Optional(DateTime({ description: 'expected from (inclusive)' })),
+      dataEsperadaAgendamentoFim: Type.Optional(DateTime({ description: 'expected until (inclusive)' })),
+      status: Type.Optional(
+        Type.Array(StatusAgendamento, { maxItems: 6, description: 'any of these states' }),
+      ),
+      pesquisa: Type.Optional(Type.String({ maxLength: 100, description: 'free text' })),
+      somenteVencidas: Type.Optional(
+        Type.Boolean({
+          default: false,
+          description:
+            'only overdue agendas: not started (AGENDADO, AGUARDANDO_INTEGRACAO, ERRO_INTEGRACAO) and expected ' +
+            'more than horasConsiderarVencida hours ago; default false',
+        }),
+      ),
+      horasConsiderarVencida: Type.Optional(
+        Int64({
+          minimum: 2,
+          maximum: 8760,
+          default: 24,
+          description: 'hours after the expected date that make an agenda overdue; default 24',
+        }),
+      ),
+      codigoAgrupador: Type.Optional(Type.String({ maxLength: 100, description: 'exact group code' })),
+      codigo: Type.Optional(Int64()),
+      chaveIntegracao: Type.Optional(Type.String({ maxLength: 100, description: 'exact integration key' })),
+      sortField: SortField,
+      sortOrder: SortOrder,
+      unscheduled: Type.Optional(
+        Type.Boolean({
+          description: 'agendas created by arrival control without prior appointment (or not)',
+        }),
+      ),
+    }),
+    output: PaginaDeAgendas,
+    handler: async (ctx, input) => {
+      const { desde, ate } = periodo(input.dataEsperadaAgendamentoInicio, input.dataEsperadaAgendamentoFim, [
+        'dataEsperadaAgendamentoInicio',
+        'dataEsperadaAgendamentoFim',
+      ]);
+      const texto = input.pesquisa?.trim();
+      const where = await condicoes(ctx, {
+        plantaId: input.plantaId,
+        parceiroId: input.externalTenantId,
+        tipoAgendamentoIds: input.tipoAgendamentoId ? [input.tipoAgendamentoId] : undefined,
+        motoristaId: input.motoristaId,
+        veiculoId: input.veiculoId,
+        descricao: input.descricao,
+        desde,
+        ate,
+        status: input.status,
+        vencidas: input.somenteVencidas
+          ? { horas: input.horasConsiderarVencida ?? 24, agora: ctx.now() }
+          : undefined,
+        codigoAgrupador: input.codigoAgrupador,
+        codigo: input.codigo,
+        chaveIntegracao: input.chaveIntegracao,
+        unscheduled: input.unscheduled,
+        pesquisa: texto ? await pesquisaNoPatio(ctx, texto) : undefined,
+      });
+      return pagina(ctx, where, input);
+    },
+  }),
+
+  getAgendasPorPeriodo: query({
+    subjects: SUJEITOS,
+    description:
+      'Agendas expected between dataInicio and dataFim (both inclusive), one page at a time in a stable order',
+    get: true,
+    input: Type.Object({
+      dataInicio: DateTime({ description: 'expected from (inclusive)' }),
+      dataFim: DateTime({ description: 'expected until (inclusive)' }),
+      page: Page,
+      size: Size,
+      sortField: SortField,
+      sortOrder: SortOrder,
+    }),
+    output: PaginaDeAgendas,
+    handler: async (ctx, input) => {
+      const { desde, ate } = periodo(input.dataInicio, input.dataFim, ['dataInicio', 'dataFim']);
+      return pagina(ctx, await condicoes(ctx, { desde, ate }), input);
+    },
+  }),
+};

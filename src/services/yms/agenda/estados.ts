@@ -1,0 +1,314 @@
+import { and, eq, ne, or, type SQL, sql } from 'drizzle-orm';
+import type { Ctx } from '../../../platform/context.ts';
+import { ApiError } from '../../../platform/errors.ts';
+import type { EventRecord } from '../../../platform/events/outbox.ts';
+import type { SubscriptionDeclaration } from '../../../platform/registry.ts';
+import { action } from '../../../platform/registry.ts';
+import { Type } from '../../../platform/schema.ts';
+import { agenda as agendaEntity } from './entities.ts';
+import { E } from './errors.ts';
+import { type AgendaRow, agendaParaAlterar, compact, mudarEstado, type StatusAgendamento } from './states.ts';
+import { agenda } from './tables.ts';
+
+// The state actions after the hand-over (spec 000 §3, §4.5; docs/agenda.md "Starting, finishing,
+// cancelling"): iniciarAgendamento, finalizarAgendamento and the two reactions to a cancelled
+// circuit, plus the subscription that runs the cancellation when yms/patio cancels an execution.
+// Each one locks the agenda, checks its source state (ORIGENS) and writes its history row.
+
+const PATIO = 'yms/patio';
+const Agenda = agendaEntity.schema;
+const AgendaUuid = Type.String({ format: 'uuid', description: 'the agenda (its id)' });
+const AgendaRef = Type.String({ minLength: 1, maxLength: 36, description: 'the agenda: its id or its code' });
+const Motivo = Type.Optional(Type.String({ maxLength: 255, description: 'why, for the history' }));
+
+/**
+ * The source states of each action (design: the spec does not show them). iniciarAgendamento also
+ * accepts EXECUTANDO when the start of its execution FALHOU (the retry); the cancellation actions
+ * leave AGENDADO alone (nothing was handed to the yard), and a circuit-cancelled agenda (CANCELADO)
+ * may still be restarted.
+ */
+export const ORIGENS = {
+  iniciarAgendamento: ['AGENDADO', 'AGUARDANDO_INTEGRACAO', 'ERRO_INTEGRACAO', 'EXECUTANDO'],
+  finalizarAgendamento: ['EXECUTANDO'],
+  cancelarAgendamentoPorCancelamentoCircuito: ['AGUARDANDO_INTEGRACAO', 'EXECUTANDO', 'ERRO_INTEGRACAO'],
+  reiniciarAgendamentoPorCancelamentoCircuito: [
+    'AGUARDANDO_INTEGRACAO',
+    'EXECUTANDO',
+    'ERRO_INTEGRACAO',
+    'CANCELADO',
+  ],
+} as const satisfies Record<string, readonly StatusAgendamento[]>;
+type Operacao = keyof typeof ORIGENS;
+
+const ESPERADO: Record<Operacao, string> = {
+  iniciarAgendamento: 'AGENDADO, AGUARDANDO_INTEGRACAO, ERRO_INTEGRACAO ou EXECUTANDO com início FALHOU',
+  finalizarAgendamento: 'EXECUTANDO',
+  cancelarAgendamentoPorCancelamentoCircuito: 'AGUARDANDO_INTEGRACAO, EXECUTANDO ou ERRO_INTEGRACAO',
+  reiniciarAgendamentoPorCancelamentoCircuito:
+    'AGUARDANDO_INTEGRACAO, EXECUTANDO, ERRO_INTEGRACAO ou CANCELADO',
+};
+
+/** 409 unless the locked agenda is in a source state of `operacao`. */
+function exigirOrigem(atual: AgendaRow, operacao: Operacao): void {
+  const origens: readonly string[] = ORIGENS[operacao];
+  if (!origens.includes(atual.status))
+    throw E.estadoInvalido({
+      codigo: atual.codigo,
+      status: atual.status,
+      operacao,
+      esperado: ESPERADO[operacao],
+    });
+}
+
+/** The hand-over fields: recorded by aguardarIntegracao and the start, cleared by a restart. */
+const SEM_ENTREGA = {
+  circuitoId: null,
+  sequenciaInicialId: null,
+  vagaInicialId: null,
+  servicoIntegracao: null,
+  motivoDeFalha: null,
+  inicioExecucao: null,
+  execucaoCircuitoId: null,
+} satisfies Partial<AgendaRow>;
+
+/** The running yard execution of the agenda (asked to yms/patio), if any. */
+async function execucaoEmAndamento(ctx: Ctx, atual: AgendaRow): Promise<string | undefined> {
+  const { controlador } = await ctx.call<{ controlador: { execucaoCircuitoId?: string } }>(
+    `${PATIO}/queries/buscaControladorAtivo`,
+    { agendaId: atual.id },
+  );
+  return controlador.execucaoCircuitoId;
+}
+
+/** 409 while the yard still runs an execution of the agenda. */
+async function exigirSemExecucao(ctx: Ctx, atual: AgendaRow, operacao: Operacao): Promise<void> {
+  const execucaoId = await execucaoEmAndamento(ctx, atual);
+  if (execucaoId) throw E.execucaoEmAndamento({ codigo: atual.codigo, execucaoId, operacao });
+}
+
+type Situacao = {
+  veiculo?: { placa: string; bloqueado: boolean; motivoBloqueio?: string };
+  motorista?: { nome: string; bloqueado: boolean; motivoBloqueio?: string };
+};
+
+/**
+ * 409 when the vehicle or the driver is already running: in a yard execution (yms/patio's counts) or
+ * in another EXECUTANDO agenda of the tenant; unless `validated`, also when either is blocked.
+ */
+async function exigirLivres(ctx: Ctx, atual: AgendaRow, validated: boolean): Promise<void> {
+  const { veiculoId, motoristaId } = atual;
+  if (!veiculoId && !motoristaId) return;
+  const situacao = await ctx.call<Situacao>(`${PATIO}/queries/situacaoVeiculoMotorista`, {
+    ...(veiculoId ? { veiculoId } : {}),
+    ...(motoristaId ? { motoristaId } : {}),
+  });
+  const placa = situacao.veiculo?.placa ?? String(veiculoId);
+  const nome = situacao.motorista?.nome ?? String(motoristaId);
+  const codigo = atual.codigo;
+  if (!validated) {
+    if (situacao.veiculo?.bloqueado)
+      throw E.veiculoBloqueado({ codigo, placa, motivo: situacao.veiculo.motivoBloqueio ?? 'sem motivo' });
+    if (situacao.motorista?.bloqueado)
+      throw E.motoristaBloqueado({ codigo, nome, motivo: situacao.motorista.motivoBloqueio ?? 'sem motivo' });
+  }
+  const quantidade = async (op: string, body: unknown) =>
+    (await ctx.call<{ quantidade: number }>(`${PATIO}/queries/${op}`, body)).quantidade;
+  const onde = 'uma execução de circuito em andamento no pátio';
+  if (veiculoId && (await quantidade('quantidadeExecucaoCircuitoPorVeiculo', { veiculoId })) > 0)
+    throw E.veiculoEmExecucao({ codigo, placa, onde });
+  if (motoristaId && (await quantidade('quantidadeExecucaoCircuitoPorMotorista', { motoristaId })) > 0)
+    throw E.motoristaEmExecucao({ codigo, nome, onde });
+  const [outra] = await ctx.tx
+    .select({ codigo: agenda.codigo, veiculoId: agenda.veiculoId })
+    .from(agenda)
+    .where(
+      ctx.store.scope(
+        agenda,
+        and(
+          eq(agenda.status, 'EXECUTANDO'),
+          ne(agenda.id, atual.id),
+          or(
+            veiculoId ? eq(agenda.veiculoId, veiculoId) : undefined,
+            motoristaId ? eq(agenda.motoristaId, motoristaId) : undefined,
+          ),
+        ) as SQL,
+      ),
+    )
+    .limit(1);
+  if (outra && veiculoId && outra.veiculoId === veiculoId)
+    throw E.veiculoEmExecucao({ codigo, placa, onde: `outra agenda em EXECUTANDO (${outra.codigo})` });
+  if (outra)
+    throw E.motoristaEmExecucao({ codigo, nome, onde: `outra agenda em EXECUTANDO (${outra.codigo})` });
+}
+
+/**
+ * Starts the yard execution of an agenda that knows its circuit, in the caller's transaction; a
+ * refusal of the yard (4xx) is a 409 with its reason, and nothing of the start is kept.
+ */
+async function iniciarNoPatio(ctx: Ctx, atual: AgendaRow): Promise<string> {
+  if (!atual.veiculoId)
+    throw E.circuitoSemVeiculo({ codigo: atual.codigo, circuitoId: String(atual.circuitoId) });
+  try {
+    const { execucaoCircuito } = await ctx.call<{ execucaoCircuito: { id: string } }>(
+      `${PATIO}/actions/iniciarExecucaoCircuito`,
+      {
+        circuitoId: atual.circuitoId,
+        veiculoId: atual.veiculoId,
+        agendaId: atual.id,
+        ...(atual.motoristaId ? { motoristaId: atual.motoristaId } : {}),
+        ...(atual.sequenciaInicialId ? { sequenciaInicialId: atual.sequenciaInicialId } : {}),
+        ...(atual.vagaInicialId ? { vagaInicialId: atual.vagaInicialId } : {}),
+      },
+    );
+    return execucaoCircuito.id;
+  } catch (err) {
+    if (err instanceof ApiError && err.status < 500)
+      throw E.patioRecusou({ codigo: atual.codigo, motivo: err.message });
+    throw err;
+  }
+}
+
+/** iniciarAgendamento on a locked agenda (docs/agenda.md "iniciarAgendamento"). */
+export async function iniciar(ctx: Ctx, atual: AgendaRow, validated: boolean): Promise<AgendaRow> {
+  exigirOrigem(atual, 'iniciarAgendamento');
+  if (atual.status === 'EXECUTANDO' && atual.inicioExecucao !== 'FALHOU')
+    throw E.jaEmExecucao({ codigo: atual.codigo, inicio: atual.inicioExecucao ?? 'sem circuito' });
+  await exigirLivres(ctx, atual, validated);
+  const changes: Partial<AgendaRow> = { motivoDeFalha: null, inicioExecucao: null, execucaoCircuitoId: null };
+  if (atual.circuitoId) {
+    changes.execucaoCircuitoId = await iniciarNoPatio(ctx, atual);
+    changes.inicioExecucao = 'INICIADO';
+  }
+  const motivo =
+    atual.status === 'EXECUTANDO'
+      ? 'início da execução refeito por iniciarAgendamento'
+      : `iniciarAgendamento${validated ? ' (validado antes pelo chamador)' : ''}`;
+  return mudarEstado(ctx, atual, 'EXECUTANDO', changes, motivo);
+}
+
+/** cancelarAgendamentoPorCancelamentoCircuito on a locked agenda. */
+export async function cancelar(ctx: Ctx, atual: AgendaRow, motivo: string): Promise<AgendaRow> {
+  exigirOrigem(atual, 'cancelarAgendamentoPorCancelamentoCircuito');
+  await exigirSemExecucao(ctx, atual, 'cancelarAgendamentoPorCancelamentoCircuito');
+  return mudarEstado(ctx, atual, 'CANCELADO', {}, motivo);
+}
+
+/** reiniciarAgendamentoPorCancelamentoCircuito on a locked agenda: AGENDADO, hand-over cleared. */
+export async function reiniciar(ctx: Ctx, atual: AgendaRow, motivo: string): Promise<AgendaRow> {
+  exigirOrigem(atual, 'reiniciarAgendamentoPorCancelamentoCircuito');
+  await exigirSemExecucao(ctx, atual, 'reiniciarAgendamentoPorCancelamentoCircuito');
+  return mudarEstado(ctx, atual, 'AGENDADO', SEM_ENTREGA, motivo);
+}
+
+const motivoDe = (motivo: string | undefined, padrao: string) => motivo?.trim() || padrao;
+
+export const estados = {
+  iniciarAgendamento: action({
+    description:
+      'AGENDADO, AGUARDANDO_INTEGRACAO or ERRO_INTEGRACAO (or EXECUTANDO whose start FALHOU) → EXECUTANDO; starts ' +
+      'the yard execution when the agenda knows its circuit. 409 when the vehicle or driver is already running, ' +
+      'is blocked (unless validated) or the yard refuses. validated: the caller already checked the blocks',
+    input: Type.Object({
+      agenda: AgendaUuid,
+      validated: Type.Optional(
+        Type.Boolean({
+          description:
+            'true: the caller validated vehicle and driver (blocks are not checked again); default false',
+        }),
+      ),
+    }),
+    output: Type.Object({ agenda: Agenda }),
+    handler: async (ctx, input) => {
+      const atual = await agendaParaAlterar(ctx, input.agenda);
+      return { agenda: compact(await iniciar(ctx, atual, input.validated ?? false)) };
+    },
+  }),
+
+  finalizarAgendamento: action({
+    description:
+      'EXECUTANDO → CONCLUIDO; 409 from any other state, and while the yard still runs its circuit execution',
+    input: Type.Object({ agenda: AgendaUuid }),
+    output: Type.Object({ agenda: Agenda }),
+    handler: async (ctx, input) => {
+      const atual = await agendaParaAlterar(ctx, input.agenda);
+      exigirOrigem(atual, 'finalizarAgendamento');
+      await exigirSemExecucao(ctx, atual, 'finalizarAgendamento');
+      return { agenda: compact(await mudarEstado(ctx, atual, 'CONCLUIDO', {}, 'finalizarAgendamento')) };
+    },
+  }),
+
+  cancelarAgendamentoPorCancelamentoCircuito: action({
+    description:
+      'The circuit of the agenda was cancelled: AGUARDANDO_INTEGRACAO, EXECUTANDO or ERRO_INTEGRACAO → CANCELADO ' +
+      'with motivo in the history. 409 from another state or while the yard still runs the execution',
+    input: Type.Object({ agendaId: AgendaRef, motivo: Motivo }),
+    output: Type.Object({ agendaCancelada: Agenda }),
+    handler: async (ctx, input) => {
+      const atual = await agendaParaAlterar(ctx, input.agendaId);
+      const row = await cancelar(ctx, atual, motivoDe(input.motivo, 'circuito cancelado'));
+      return { agendaCancelada: compact(row) };
+    },
+  }),
+
+  reiniciarAgendamentoPorCancelamentoCircuito: action({
+    description:
+      'The circuit of the agenda was cancelled and the appointment goes on: AGUARDANDO_INTEGRACAO, EXECUTANDO, ' +
+      'ERRO_INTEGRACAO or CANCELADO → AGENDADO, circuit and execution fields cleared (it can be handed over again). ' +
+      '409 from another state or while the yard still runs the execution',
+    input: Type.Object({ agendaId: AgendaRef, motivo: Motivo }),
+    output: Type.Object({ agendaReiniciada: Agenda }),
+    handler: async (ctx, input) => {
+      const atual = await agendaParaAlterar(ctx, input.agendaId);
+      const row = await reiniciar(
+        ctx,
+        atual,
+        motivoDe(input.motivo, 'circuito cancelado, agenda reiniciada'),
+      );
+      return { agendaReiniciada: compact(row) };
+    },
+  }),
+};
+
+type ExecucaoCancelada = { execucaoCircuitoId: string; agendaId?: string; motivo?: string };
+
+/**
+ * yms/patio cancelled a circuit execution: its agenda is cancelled as by
+ * cancelarAgendamentoPorCancelamentoCircuito. Idempotent by state: an agenda already cancelled,
+ * restarted, finished, or now tied to another execution is left alone. A refusal (the agenda is not
+ * in a source state) is logged, never thrown: a throw would hold the tenant's events back.
+ */
+export async function aoCancelarExecucao(ctx: Ctx, event: EventRecord): Promise<void> {
+  const payload = event.payload as ExecucaoCancelada;
+  if (!payload.agendaId) return;
+  const [atual] = await ctx.tx
+    .select()
+    .from(agenda)
+    .where(ctx.store.scope(agenda, eq(agenda.id, payload.agendaId)))
+    .for('update');
+  const ignorar = (porque: string) =>
+    ctx.log.info(
+      { agenda: payload.agendaId, status: atual?.status, porque },
+      'execucaoCircuitoCancelada ignorada',
+    );
+  if (!atual) return ignorar('agenda inexistente');
+  if (atual.execucaoCircuitoId && atual.execucaoCircuitoId !== payload.execucaoCircuitoId)
+    return ignorar('a agenda está ligada a outra execução');
+  const origens: readonly string[] = ORIGENS.cancelarAgendamentoPorCancelamentoCircuito;
+  if (!origens.includes(atual.status)) return ignorar('estado sem cancelamento');
+  const motivo = `execução de circuito ${payload.execucaoCircuitoId} cancelada no pátio${
+    payload.motivo ? `: ${payload.motivo}` : ''
+  }`;
+  await ctx.tx.execute(sql`savepoint cancelar_agenda`);
+  try {
+    await cancelar(ctx, atual, motivo.slice(0, 255));
+    await ctx.tx.execute(sql`release savepoint cancelar_agenda`);
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.status >= 500) throw err;
+    await ctx.tx.execute(sql`rollback to savepoint cancelar_agenda`);
+    ignorar(err.message);
+  }
+}
+
+export const agendaSubscriptions: Record<string, SubscriptionDeclaration> = {
+  cancelarPorExecucaoCancelada: { topic: 'yms/patio/execucaoCircuitoCancelada', handler: aoCancelarExecucao },
+};
