@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
 import { action, query } from '../../../platform/registry.ts';
 import { DateOnly, Enum, Int64, Type } from '../../../platform/schema.ts';
+import { validarCustom } from './custom.ts';
 import { agenda as agendaEntity } from './entities.ts';
 import { E } from './errors.ts';
 import { AgendaAlteracao, editable, StatusAgendamento } from './schemas.ts';
@@ -84,6 +85,7 @@ export const agendas = {
     }),
     output: Type.Object({ agenda: Agenda }),
     handler: async (ctx, input) => {
+      await validarCustom(ctx, 'agenda', input.custom ?? {});
       const now = ctx.now();
       const who = quem(ctx);
       const codigo = await proximoCodigo(ctx);
@@ -124,6 +126,8 @@ export const agendas = {
       if (FINALIZADOS.includes(status)) throw E.agendaFinalizada({ codigo: atual.codigo, status });
       if (input.agenda.status !== undefined && input.agenda.status !== status)
         throw E.statusSomenteLeitura({ codigo: atual.codigo, de: status, para: input.agenda.status });
+      if (input.agenda.custom !== undefined)
+        await validarCustom(ctx, 'agenda', input.agenda.custom, atual.custom);
       const changes = valores(input.agenda);
       const [row] = await guardarChave(input.agenda.chaveIntegracao, () =>
         ctx.store

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { defineEntity } from '../../../platform/entities/entity.ts';
 import { Type } from '../../../platform/schema.ts';
+import { validarCustom } from './custom.ts';
 import { E } from './errors.ts';
 import { editable, readOnly } from './schemas.ts';
 import { FINALIZADOS, proximoCodigo, registrarHistorico, type StatusAgendamento } from './states.ts';
@@ -39,6 +40,7 @@ export const agenda = defineEntity({
       next.custom ??= {};
       next.unscheduled ??= false;
       if (typeof next.dataEsperada === 'string') next.dataEsperada = new Date(next.dataEsperada);
+      await validarCustom(ctx, 'agenda', next.custom, previous?.custom);
       if (previous) {
         const de = previous.status as StatusAgendamento;
         if (FINALIZADOS.includes(de))

@@ -1,8 +1,11 @@
 import { defineService } from '../../../platform/registry.ts';
 import { standardOperations } from '../../../platform/standard.ts';
 import { agendas } from './agendas.ts';
+import { configuracaoAprovacaoAgendaEntity } from './aprovacao.ts';
+import { customTableEntity } from './custom.ts';
 import { agendaEntities } from './entities.ts';
 import { agendaJobs, integracao } from './integracao.ts';
+import { preAgendaEntity, preAgendas } from './preagendas.ts';
 
 // yms/agenda 7.63.0 (spec 000 §2.5, §3, §4.4-4.6), first part: the agenda record with its states and
 // history, its create, update and search paths (for yms/patio, through ctx.call), the hand-over to
@@ -21,7 +24,8 @@ export default defineService({
     ...standardOperations({ health: 'healthcheck', healthShape: 'checkData' }),
     ...agendas,
     ...integracao,
+    ...preAgendas,
   },
-  entities: agendaEntities,
+  entities: [...agendaEntities, preAgendaEntity, configuracaoAprovacaoAgendaEntity, customTableEntity],
   jobs: agendaJobs,
 });
