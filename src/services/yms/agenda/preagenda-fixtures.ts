@@ -31,7 +31,9 @@ export async function seedPreAgendas(t: TestApp, tenant: string, rows: Row[]) {
 }
 
 export async function preAgendaRow(t: TestApp, tenant: string, id: string) {
-  const [row] = await t.db.tenant(tenant, (tx) => new Store(tx, tenant).select(preAgenda, eq(preAgenda.id, id)));
+  const [row] = await t.db.tenant(tenant, (tx) =>
+    new Store(tx, tenant).select(preAgenda, eq(preAgenda.id, id)),
+  );
   return row;
 }
 

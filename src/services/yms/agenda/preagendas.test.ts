@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, tableCounts, testApp } from '../../../../test/harness.ts';
 import { agendaCall, agendaRow, historico, PLANTA, TIPO } from './fixtures.ts';
-import { logs, makePreAgenda, preAgendaRow, seedPreAgendas } from './preagenda-fixtures.ts';
 import { STATUS_PRE_AGENDA, type StatusPreAgenda, TRANSICOES } from './preagenda-estados.ts';
+import { logs, makePreAgenda, preAgendaRow, seedPreAgendas } from './preagenda-fixtures.ts';
 
 // Pre-agendas: the entity (creation opens the approval, edits are logged, the state is read-only),
 // the state table of statusPreAgenda, the conversion into an agenda, and filtrarPreAgenda.
@@ -37,7 +37,13 @@ describe('the preAgenda entity', () => {
     const id = '22222222-2222-4222-8222-222222222222';
     const res = await acme(
       base,
-      nova({ id, descricao: 'Soja 30t', externalTenantId: PARCEIRO, clienteId: CLIENTE, custom: { nf: '9' } }),
+      nova({
+        id,
+        descricao: 'Soja 30t',
+        externalTenantId: PARCEIRO,
+        clienteId: CLIENTE,
+        custom: { nf: '9' },
+      }),
     );
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({
@@ -74,7 +80,11 @@ describe('the preAgenda entity', () => {
 
   it('logs an edit with the changed fields; the state and the conversion fields are read-only', async () => {
     const created = (await acme(base, nova({ descricao: 'antes' }))).json();
-    const res = await acme(`${base}/${created.id}`, { descricao: 'depois', codAgenda: 77 }, { method: 'PATCH' });
+    const res = await acme(
+      `${base}/${created.id}`,
+      { descricao: 'depois', codAgenda: 77 },
+      { method: 'PATCH' },
+    );
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ descricao: 'depois', status: 'PENDENTE' });
     expect(res.json().codAgenda).toBeUndefined();
@@ -188,7 +198,11 @@ describe('the state table of statusPreAgenda', () => {
     const cases: Array<[string, Record<string, unknown>, RegExp]> = [
       ['aprovarPreAgenda', { preAgendaId: p.id }, /field 'aprovador' is required/],
       ['reprovarPreAgenda', { preAgendaId: p.id, aprovador: 'a' }, /field 'motivo' is required/],
-      ['cancelarPreAgenda', { preAgendaId: p.id, motivo: 'x'.repeat(256) }, /field 'motivo' must have at most 255/],
+      [
+        'cancelarPreAgenda',
+        { preAgendaId: p.id, motivo: 'x'.repeat(256) },
+        /field 'motivo' must have at most 255/,
+      ],
       ['cancelarPreAgenda', { preAgendaId: 'nope', motivo: 'x' }, /field 'preAgendaId' must be a valid uuid/],
     ];
     for (const [acao, body, message] of cases) {
@@ -309,7 +323,11 @@ describe('filtrarPreAgenda', () => {
   const filtrar = async (o: Record<string, unknown>) => {
     const res = await f('actions/filtrarPreAgenda', { page: 0, size: 50, ...o });
     expect(res.statusCode, res.body).toBe(200);
-    return res.json() as { preAgenda: Array<{ id: string; descricao: string }>; totalElements: number; totalPages: number };
+    return res.json() as {
+      preAgenda: Array<{ id: string; descricao: string }>;
+      totalElements: number;
+      totalPages: number;
+    };
   };
   const nomes = async (o: Record<string, unknown>) => (await filtrar(o)).preAgenda.map((p) => p.descricao);
 
@@ -325,7 +343,10 @@ describe('filtrarPreAgenda', () => {
     [{ descricao: '%' }, ['Milho 50%']],
     [{ dataCriacaoInicio: '2026-01-02T10:00:00Z', dataCriacaoFim: '2026-01-02T10:00:00Z' }, ['Milho 50%']],
     [{ dataCriacaoInicio: '2026-01-03T00:00:00Z' }, ['Soja sul', 'Trigo']],
-    [{ dataEsperadaInicio: '2026-02-02T00:00:00Z', dataEsperadaFim: '2026-02-03T23:00:00Z' }, ['Milho 50%', 'Soja sul']],
+    [
+      { dataEsperadaInicio: '2026-02-02T00:00:00Z', dataEsperadaFim: '2026-02-03T23:00:00Z' },
+      ['Milho 50%', 'Soja sul'],
+    ],
     [{ codAgenda: 42 }, ['Soja sul']],
     [{ pesquisa: '42' }, ['Soja sul']],
     [{ pesquisa: 'especial' }, ['Soja sul']],
@@ -337,7 +358,12 @@ describe('filtrarPreAgenda', () => {
   });
 
   it('sorts by a whitelisted field both ways, ties broken by id, pages without overlap', async () => {
-    expect(await nomes({ sortField: 'dataEsperada' })).toEqual(['Soja norte', 'Soja sul', 'Milho 50%', 'Trigo']);
+    expect(await nomes({ sortField: 'dataEsperada' })).toEqual([
+      'Soja norte',
+      'Soja sul',
+      'Milho 50%',
+      'Trigo',
+    ]);
     expect(await nomes({ sortField: 'dataEsperada', sortOrder: -1 })).toEqual([
       'Trigo',
       'Milho 50%',
@@ -376,7 +402,9 @@ describe('filtrarPreAgenda', () => {
       dataEsperadaFim: '2026-02-01T00:00:00Z',
     });
     expect(periodo.statusCode).toBe(422);
-    expect(periodo.json().message).toMatch(/dataEsperadaInicio \(2026-02-05T00:00:00Z\) é posterior a dataEsperadaFim/);
+    expect(periodo.json().message).toMatch(
+      /dataEsperadaInicio \(2026-02-05T00:00:00Z\) é posterior a dataEsperadaFim/,
+    );
     const semPagina = await f('actions/filtrarPreAgenda', { size: 10 });
     expect(semPagina.statusCode).toBe(400);
     expect(semPagina.json().message).toMatch(/field 'page' is required/);
