@@ -98,6 +98,39 @@ describe('the preAgenda entity', () => {
     expect((await preAgendaRow(t, 'acme', created.id))!.status).toBe('PENDENTE');
   });
 
+  it('PUT replaces the editable fields of a REPROVADA one, keeping its id and state fields', async () => {
+    const p = await emEstado('REPROVADA', { motivo: 'placa errada', observacao: 'some' });
+    const res = await acme(`${base}/${p.id}`, nova({ descricao: 'corrigida', status: 'REPROVADA' }), {
+      method: 'PUT',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({
+      id: p.id,
+      descricao: 'corrigida',
+      status: 'REPROVADA',
+      motivo: 'placa errada',
+    });
+    expect(res.json().observacao).toBeUndefined();
+    const h = (
+      await acme(
+        'queries/historicoPreAgenda',
+        { preAgendaId: p.id },
+        { method: 'GET', query: { preAgendaId: p.id } },
+      )
+    ).json();
+    expect(h.logs).toEqual([
+      expect.objectContaining({
+        acao: 'ALTERADA',
+        de: 'REPROVADA',
+        para: 'REPROVADA',
+        alteracoes: {
+          descricao: { de: p.descricao, para: 'corrigida' },
+          observacao: { de: 'some', para: null },
+        },
+      }),
+    ]);
+  });
+
   it.each(STATUS_PRE_AGENDA.filter((s) => !TRANSICOES.editar.de.includes(s as never)))(
     'an edit in %s is 409 and changes nothing',
     async (status) => {

@@ -56,6 +56,7 @@ export const preAgendaEntity = defineEntity({
         const de = previous.status as StatusPreAgenda;
         if (next.status != null && next.status !== de)
           throw E.preAgendaStatusSomenteLeitura({ id: String(previous.id), de, para: String(next.status) });
+        next.id = previous.id;
         for (const f of DO_ESTADO) next[f] = previous[f] ?? null;
         await validarCustom(ctx, 'preAgenda', next.custom, previous.custom);
         const alteracoes: Record<string, { de: unknown; para: unknown }> = {};
