@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { action, query } from '../../../platform/registry.ts';
 import { DateOnly, Enum, Int64, Type } from '../../../platform/schema.ts';
 import { condicoes, MAX_IDS_PESQUISA, MAX_PAGE_SIZE, pagina, SORT_FIELDS } from './busca.ts';
+import { validarCustom } from './custom.ts';
 import { agenda as agendaEntity } from './entities.ts';
 import { E } from './errors.ts';
 import { AgendaAlteracao, editable, StatusAgendamento } from './schemas.ts';
@@ -65,6 +66,7 @@ export const agendas = {
     }),
     output: Type.Object({ agenda: Agenda }),
     handler: async (ctx, input) => {
+      await validarCustom(ctx, 'agenda', input.custom ?? {});
       const now = ctx.now();
       const who = quem(ctx);
       const codigo = await proximoCodigo(ctx);
@@ -105,6 +107,8 @@ export const agendas = {
       if (FINALIZADOS.includes(status)) throw E.agendaFinalizada({ codigo: atual.codigo, status });
       if (input.agenda.status !== undefined && input.agenda.status !== status)
         throw E.statusSomenteLeitura({ codigo: atual.codigo, de: status, para: input.agenda.status });
+      if (input.agenda.custom !== undefined)
+        await validarCustom(ctx, 'agenda', input.agenda.custom, atual.custom);
       const changes = valores(input.agenda);
       const [row] = await guardarChave(input.agenda.chaveIntegracao, () =>
         ctx.store

@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { defineEntity } from '../../../platform/entities/entity.ts';
 import { Type } from '../../../platform/schema.ts';
 import { anexoEntity } from './anexos.ts';
+import { validarCustom } from './custom.ts';
 import { E } from './errors.ts';
 import { verificarReserva } from './horarios.ts';
 import { escopoParceiro, parceiroEntities, regrasDoParceiro, SUJEITOS } from './parceiros.ts';
@@ -50,6 +51,7 @@ export const agenda = defineEntity({
       next.custom ??= {};
       next.unscheduled ??= false;
       if (typeof next.dataEsperada === 'string') next.dataEsperada = new Date(next.dataEsperada);
+      await validarCustom(ctx, 'agenda', next.custom, previous?.custom);
       if (previous) {
         const de = previous.status as StatusAgendamento;
         if (FINALIZADOS.includes(de))

@@ -1,4 +1,5 @@
 import { DateTime, Double, Enum, Int64, type TSchema, Type } from '../../../platform/schema.ts';
+import { STATUS_PRE_AGENDA } from './preagenda-estados.ts';
 import { STATUS_AGENDAMENTO } from './states.ts';
 
 // The fields of the agenda record, once (docs/agenda.md "The record"): the entity, the create and
@@ -84,3 +85,36 @@ export const AgendaAlteracao = Type.Object(
   { id: Id('the agenda'), ...Type.Partial(Type.Object(editable)).properties, ...readOnly },
   { title: 'agenda' },
 );
+
+// ── Pre-agendas (docs/agenda.md "Pre-agendas") ──
+
+export const StatusPreAgenda = Enum(STATUS_PRE_AGENDA, {
+  description: 'statusPreAgenda: PENDENTE, EM_APROVACAO, APROVADA, REPROVADA, CANCELADA, CONVERTIDA',
+});
+
+/** The fields the requester sets and edits (in PENDENTE or REPROVADA). */
+export const preAgendaEditable = {
+  plantaId: Id('the plant (yms/patio planta.id)'),
+  tipoAgendamentoId: Id('the appointment type (tipoAgendamento.id)'),
+  externalTenantId: opt(Id('the partner who asks (externalTenant.id); becomes the agenda parceiroId')),
+  clienteId: opt(Id('the customer the load belongs to')),
+  descricao: opt(Str(255)),
+  dataEsperada: DateTime({ description: 'the expected arrival asked for' }),
+  veiculoId: opt(Id('the vehicle (yms/patio veiculo.id)')),
+  composicaoVeiculoId: opt(Id('the vehicle composition (yms/patio composicaoVeiculo.id)')),
+  motoristaId: opt(Id('the driver (yms/patio motorista.id)')),
+  observacao: opt(Str(2000)),
+  custom: opt(Custom),
+};
+
+/** The fields only the state actions change. */
+export const preAgendaReadOnly = {
+  status: opt({
+    ...StatusPreAgenda,
+    description:
+      'statusPreAgenda; created PENDENTE (APROVADA when no approval is required), changed only by the state actions',
+  }),
+  motivo: ReadOnly(Type.String(), 'reason of the last rejection or cancellation'),
+  codAgenda: ReadOnly(Int64(), 'code of the agenda it became (converterPreAgenda)'),
+  agendaId: ReadOnly(Type.String({ format: 'uuid' }), 'the agenda it became'),
+};

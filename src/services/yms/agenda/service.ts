@@ -2,13 +2,16 @@ import { defineService } from '../../../platform/registry.ts';
 import { standardOperations } from '../../../platform/standard.ts';
 import { agendas } from './agendas.ts';
 import { anexoEnviado, anexos, PREFIXO_BLOB } from './anexos.ts';
+import { configuracaoAprovacaoAgendaEntity } from './aprovacao.ts';
 import { busca } from './busca.ts';
 import { composicoes } from './composicoes.ts';
+import { customTableEntity } from './custom.ts';
 import { agendaEntities } from './entities.ts';
 import { agendaSubscriptions, estados } from './estados.ts';
 import { horariosOperacao } from './horarios.ts';
 import { agendaJobs, integracao } from './integracao.ts';
 import { parceiros } from './parceiros.ts';
+import { preAgendaEntity, preAgendas } from './preagendas.ts';
 import { tipos } from './tipos.ts';
 
 // yms/agenda 7.63.0 (spec 000 §2.5, §3, §4.4-4.6), first part: the agenda record with its states and
@@ -35,8 +38,9 @@ export default defineService({
     ...horariosOperacao,
     ...estados,
     ...busca,
+    ...preAgendas,
   },
-  entities: agendaEntities,
+  entities: [...agendaEntities, preAgendaEntity, configuracaoAprovacaoAgendaEntity, customTableEntity],
   jobs: agendaJobs,
   blobUploads: { [PREFIXO_BLOB]: anexoEnviado },
   // yms/patio cancelled an execution: its agenda is cancelled (docs/agenda.md).

@@ -1,0 +1,48 @@
+import { asc, eq } from 'drizzle-orm';
+import type { TestApp } from '../../../../test/harness.ts';
+import { Store } from '../../../platform/db/store.ts';
+import { PLANTA, TIPO } from './fixtures.ts';
+import { preAgenda, preAgendaLog } from './tables.ts';
+
+// Factories for the pre-agenda tests: pre-agendas inserted straight into a tenant's table in any
+// state (the state table needs every source state), and readers of what the operations wrote.
+
+type Row = Omit<typeof preAgenda.$inferInsert, 'tenant' | 'createdBy' | 'lastModifiedBy'>;
+
+let counter = 0;
+
+export const makePreAgenda = (o: Partial<Row> = {}): Row => ({
+  plantaId: PLANTA,
+  tipoAgendamentoId: TIPO,
+  dataEsperada: new Date('2026-04-10T12:00:00Z'),
+  descricao: `Pré-agenda ${++counter}`,
+  ...o,
+});
+
+export async function seedPreAgendas(t: TestApp, tenant: string, rows: Row[]) {
+  return t.db.tenant(tenant, (tx) =>
+    new Store(tx, tenant)
+      .insert(
+        preAgenda,
+        rows.map((r) => ({ createdBy: 'test', lastModifiedBy: 'test', ...r })),
+      )
+      .returning(),
+  );
+}
+
+export async function preAgendaRow(t: TestApp, tenant: string, id: string) {
+  const [row] = await t.db.tenant(tenant, (tx) =>
+    new Store(tx, tenant).select(preAgenda, eq(preAgenda.id, id)),
+  );
+  return row;
+}
+
+export async function logs(t: TestApp, tenant: string, id: string) {
+  return t.db.tenant(tenant, (tx) =>
+    tx
+      .select()
+      .from(preAgendaLog)
+      .where(new Store(tx, tenant).scope(preAgendaLog, eq(preAgendaLog.preAgendaId, id)))
+      .orderBy(asc(preAgendaLog.seq)),
+  );
+}

@@ -1,0 +1,334 @@
+import { randomUUID } from 'node:crypto';
+import { and, asc, count, desc, eq, gte, inArray, lte, or, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { Ctx } from '../../../platform/context.ts';
+import { containsText } from '../../../platform/db/search.ts';
+import { defineEntity } from '../../../platform/entities/entity.ts';
+import { action } from '../../../platform/registry.ts';
+import { DateTime, Enum, Int64, Type } from '../../../platform/schema.ts';
+import { aprovacaoOperations, encerrarAprovacao, iniciarAprovacao, PreAgendaId } from './aprovacao.ts';
+import { filtrarCustom, validarCustom } from './custom.ts';
+import { E } from './errors.ts';
+import {
+  exigirEstado,
+  mudarEstadoPre,
+  type PreAgendaRow,
+  preAgendaParaAlterar,
+  registrarLog,
+  type StatusPreAgenda,
+} from './preagenda-estados.ts';
+import { Custom, preAgendaEditable, preAgendaReadOnly, StatusPreAgenda as StatusSchema } from './schemas.ts';
+import { compact } from './states.ts';
+import {
+  historicoAprovacaoAgenda,
+  historicoAprovacaoAgendaItem,
+  preAgendaLog,
+  preAgenda as preAgendaTable,
+} from './tables.ts';
+
+// Pre-agendas (spec 000 §2.5, §4.5 filtrarPreAgenda, §4.6 entity preAgenda; docs/agenda.md
+// "Pre-agendas"): a carrier's or customer's request for an appointment that the plant approves
+// (aprovacao.ts) before converterPreAgenda turns it into an agenda through criarAgendamento.
+
+const EDITAVEIS = Object.keys(preAgendaEditable) as Array<keyof typeof preAgendaEditable>;
+/** The fields only the state actions write: kept as stored on edits, empty on creation. */
+const DO_ESTADO = ['status', 'motivo', 'codAgenda', 'agendaId'] as const;
+
+const json = (v: unknown) => JSON.stringify(v instanceof Date ? v.toISOString() : (v ?? null));
+
+export const preAgendaEntity = defineEntity({
+  name: 'preAgenda',
+  description:
+    'Requests for an appointment, approved by the plant before they become agendas; the state changes only ' +
+    'through the state actions',
+  table: preAgendaTable,
+  fields: Type.Object({
+    id: Type.Optional(Type.String({ format: 'uuid', description: 'assigned by the server when absent' })),
+    ...preAgendaEditable,
+    ...preAgendaReadOnly,
+  }),
+  hooks: {
+    beforeSave: async (ctx, next, previous) => {
+      next.custom ??= {};
+      if (typeof next.dataEsperada === 'string') next.dataEsperada = new Date(next.dataEsperada);
+      if (previous) {
+        exigirEstado(previous as PreAgendaRow, 'editar');
+        const de = previous.status as StatusPreAgenda;
+        if (next.status != null && next.status !== de)
+          throw E.preAgendaStatusSomenteLeitura({ id: String(previous.id), de, para: String(next.status) });
+        next.id = previous.id;
+        for (const f of DO_ESTADO) next[f] = previous[f] ?? null;
+        await validarCustom(ctx, 'preAgenda', next.custom, previous.custom);
+        const alteracoes: Record<string, { de: unknown; para: unknown }> = {};
+        for (const f of EDITAVEIS) {
+          if (json(previous[f]) !== json(next[f]))
+            alteracoes[f] = { de: previous[f] ?? null, para: next[f] ?? null };
+        }
+        if (Object.keys(alteracoes).length)
+          await registrarLog(ctx, String(previous.id), 'ALTERADA', de, de, { alteracoes });
+        return;
+      }
+      if (next.status != null && next.status !== 'PENDENTE')
+        throw E.preAgendaStatusInicial({ status: String(next.status) });
+      await validarCustom(ctx, 'preAgenda', next.custom);
+      next.id ??= randomUUID();
+      for (const f of DO_ESTADO) next[f] = null;
+      const exige = await iniciarAprovacao(ctx, {
+        id: String(next.id),
+        plantaId: String(next.plantaId),
+        tipoAgendamentoId: String(next.tipoAgendamentoId),
+      });
+      next.status = exige ? 'PENDENTE' : 'APROVADA';
+      await registrarLog(ctx, String(next.id), 'CRIADA', null, next.status as string, {
+        motivo: exige ? null : 'aprovação não exigida pela configuração',
+      });
+    },
+    beforeDelete: async (ctx, row) => {
+      exigirEstado(row as unknown as PreAgendaRow, 'excluir');
+      const id = String(row.id);
+      const processos = await ctx.store.select(
+        historicoAprovacaoAgenda,
+        eq(historicoAprovacaoAgenda.preAgendaId, id),
+      );
+      if (processos.length)
+        await ctx.store.delete(
+          historicoAprovacaoAgendaItem,
+          inArray(
+            historicoAprovacaoAgendaItem.historicoAprovacaoId,
+            processos.map((p) => p.id),
+          ),
+        );
+      await ctx.store.delete(historicoAprovacaoAgenda, eq(historicoAprovacaoAgenda.preAgendaId, id));
+      await ctx.store.delete(preAgendaLog, eq(preAgendaLog.preAgendaId, id));
+    },
+  },
+});
+
+const PreAgenda = preAgendaEntity.schema;
+const Uuid = (description: string) => Type.String({ format: 'uuid', description });
+
+export const SORT_FIELDS_PRE = [
+  'createdDate',
+  'dataEsperada',
+  'descricao',
+  'status',
+  'plantaId',
+  'tipoAgendamentoId',
+  'externalTenantId',
+  'clienteId',
+  'codAgenda',
+  'lastModifiedDate',
+] as const;
+export const MAX_PAGE_SIZE_PRE = 1000;
+
+/** `inicio` must not come after `fim` (both optional). */
+function periodo(col: AnyPgColumn, nomes: [string, string], inicio?: string, fim?: string): SQL | undefined {
+  if (inicio && fim && new Date(inicio) > new Date(fim))
+    throw E.periodoPreAgendaInvalido({ inicio: nomes[0], de: inicio, fim: nomes[1], ate: fim });
+  return and(inicio ? gte(col, new Date(inicio)) : undefined, fim ? lte(col, new Date(fim)) : undefined);
+}
+
+/** The input of criarAgendamento for a pre-agenda: its fields, what the plant overrides, and the agenda's custom keys. */
+async function agendaDe(ctx: Ctx, pre: PreAgendaRow, input: Record<string, unknown>) {
+  const custom = {
+    ...(await filtrarCustom(ctx, 'agenda', pre.custom)),
+    ...((input.custom as Record<string, unknown> | undefined) ?? {}),
+  };
+  const campos: Record<string, unknown> = {
+    plantaId: pre.plantaId,
+    tipoAgendamentoId: pre.tipoAgendamentoId,
+    dataEsperada: (input.dataEsperada as string | undefined) ?? pre.dataEsperada.toISOString(),
+    descricao: pre.descricao,
+    veiculoId: pre.veiculoId,
+    composicaoVeiculoId: pre.composicaoVeiculoId,
+    motoristaId: pre.motoristaId,
+    parceiroId: pre.externalTenantId,
+    observacao: pre.observacao,
+    chaveIntegracao: input.chaveIntegracao,
+    codigoAgrupador: input.codigoAgrupador,
+    custom,
+    motivo: `convertida da pré-agenda ${pre.id}`,
+  };
+  return Object.fromEntries(Object.entries(campos).filter(([, v]) => v !== null && v !== undefined));
+}
+
+export const preAgendas = {
+  ...aprovacaoOperations(PreAgenda),
+
+  cancelarPreAgenda: action({
+    description:
+      'Cancels a pre-agenda that did not become an agenda (PENDENTE, EM_APROVACAO, APROVADA, REPROVADA): ' +
+      'CANCELADA, final; its running approval process ends CANCELADO',
+    input: Type.Object({
+      preAgendaId: PreAgendaId,
+      motivo: Type.String({ minLength: 1, maxLength: 255, description: 'why it was cancelled' }),
+    }),
+    output: Type.Object({ preAgenda: PreAgenda }),
+    handler: async (ctx, input) => {
+      const atual = await preAgendaParaAlterar(ctx, input.preAgendaId);
+      exigirEstado(atual, 'cancelarPreAgenda');
+      await encerrarAprovacao(ctx, atual.id, 'CANCELADO');
+      const row = await mudarEstadoPre(
+        ctx,
+        atual,
+        'CANCELADA',
+        'CANCELAMENTO',
+        { motivo: input.motivo },
+        input.motivo,
+      );
+      return { preAgenda: compact(row) };
+    },
+  }),
+
+  reenviarPreAgenda: action({
+    description:
+      'Sends a REPROVADA pre-agenda (edited by the requester) to approval again: PENDENTE with a new approval ' +
+      'process (APROVADA when the configuration no longer asks for approval)',
+    input: Type.Object({
+      preAgendaId: PreAgendaId,
+      comentario: Type.Optional(Type.String({ maxLength: 255, description: 'what was fixed' })),
+    }),
+    output: Type.Object({ preAgenda: PreAgenda }),
+    handler: async (ctx, input) => {
+      const atual = await preAgendaParaAlterar(ctx, input.preAgendaId);
+      exigirEstado(atual, 'reenviarPreAgenda');
+      const exige = await iniciarAprovacao(ctx, atual);
+      const row = await mudarEstadoPre(
+        ctx,
+        atual,
+        exige ? 'PENDENTE' : 'APROVADA',
+        'REENVIO',
+        { motivo: null },
+        input.comentario ?? (exige ? null : 'aprovação não exigida pela configuração'),
+      );
+      return { preAgenda: compact(row) };
+    },
+  }),
+
+  converterPreAgenda: action({
+    description:
+      'Turns an APROVADA pre-agenda into an agenda (criarAgendamento: next code, AGENDADO, history): ' +
+      'CONVERTIDA with codAgenda and agendaId. The plant may set the final expected date, the integration key, ' +
+      'the group and agenda custom fields',
+    input: Type.Object({
+      preAgendaId: PreAgendaId,
+      dataEsperada: Type.Optional(DateTime({ description: 'the booked arrival; default the one asked for' })),
+      chaveIntegracao: Type.Optional(Type.String({ maxLength: 100 })),
+      codigoAgrupador: Type.Optional(Type.String({ maxLength: 100 })),
+      custom: Type.Optional({
+        ...Custom,
+        description:
+          "agenda custom fields, over the pre-agenda's (only its keys defined for agenda are carried)",
+      }),
+    }),
+    output: Type.Object({ preAgenda: PreAgenda, agenda: Type.Object({}, { additionalProperties: true }) }),
+    handler: async (ctx, input) => {
+      const atual = await preAgendaParaAlterar(ctx, input.preAgendaId);
+      exigirEstado(atual, 'converterPreAgenda');
+      const { agenda } = await ctx.call<{ agenda: { id: string; codigo: number } }>(
+        'yms/agenda/actions/criarAgendamento',
+        await agendaDe(ctx, atual, input),
+      );
+      const row = await mudarEstadoPre(
+        ctx,
+        atual,
+        'CONVERTIDA',
+        'CONVERSAO',
+        { codAgenda: agenda.codigo, agendaId: agenda.id },
+        `agenda ${agenda.codigo}`,
+      );
+      return { preAgenda: compact(row), agenda };
+    },
+  }),
+
+  filtrarPreAgenda: action({
+    description:
+      'Pre-agendas by plant, type, partner, customer, states, description, creation and expected periods, ' +
+      'agenda code and free text, one page at a time, in a stable order',
+    input: Type.Object({
+      page: Int64({ minimum: 0, maximum: 1_000_000, description: 'page index, from 0' }),
+      size: Int64({ minimum: 1, maximum: MAX_PAGE_SIZE_PRE }),
+      plantaId: Type.Optional(Uuid('the plant')),
+      tipoAgendamentoId: Type.Optional(Uuid('the appointment type')),
+      externalTenantId: Type.Optional(Uuid('the partner who asked')),
+      clienteId: Type.Optional(Uuid('the customer')),
+      status: Type.Optional(Type.Array(StatusSchema, { maxItems: 6, description: 'any of these states' })),
+      descricao: Type.Optional(Type.String({ maxLength: 255, description: 'part of the description' })),
+      dataCriacaoInicio: Type.Optional(DateTime({ description: 'created at or after' })),
+      dataCriacaoFim: Type.Optional(DateTime({ description: 'created at or before' })),
+      dataEsperadaInicio: Type.Optional(DateTime({ description: 'expected at or after' })),
+      dataEsperadaFim: Type.Optional(DateTime({ description: 'expected at or before' })),
+      codAgenda: Type.Optional(Int64({ description: 'code of the agenda it became' })),
+      pesquisa: Type.Optional(
+        Type.String({
+          maxLength: 100,
+          description: 'part of the description or observation, or the code of the agenda it became',
+        }),
+      ),
+      sortField: Type.Optional(Enum(SORT_FIELDS_PRE, { description: 'default createdDate' })),
+      sortOrder: Type.Optional(
+        Int64({ minimum: -1, maximum: 1, description: '1 or 0 ascending, -1 descending' }),
+      ),
+    }),
+    output: Type.Object({ preAgenda: Type.Array(PreAgenda), totalElements: Int64(), totalPages: Int64() }),
+    handler: async (ctx, input) => {
+      const t = preAgendaTable;
+      const descricao = input.descricao?.trim();
+      const texto = input.pesquisa?.trim();
+      const codigoTexto = texto && /^\d{1,15}$/.test(texto) ? Number(texto) : undefined;
+      const where = ctx.store.scope(
+        t,
+        and(
+          input.plantaId !== undefined ? eq(t.plantaId, input.plantaId) : undefined,
+          input.tipoAgendamentoId !== undefined
+            ? eq(t.tipoAgendamentoId, input.tipoAgendamentoId)
+            : undefined,
+          input.externalTenantId !== undefined ? eq(t.externalTenantId, input.externalTenantId) : undefined,
+          input.clienteId !== undefined ? eq(t.clienteId, input.clienteId) : undefined,
+          input.status?.length ? inArray(t.status, input.status) : undefined,
+          descricao ? containsText(t.descricao, descricao) : undefined,
+          periodo(
+            t.createdDate,
+            ['dataCriacaoInicio', 'dataCriacaoFim'],
+            input.dataCriacaoInicio,
+            input.dataCriacaoFim,
+          ),
+          periodo(
+            t.dataEsperada,
+            ['dataEsperadaInicio', 'dataEsperadaFim'],
+            input.dataEsperadaInicio,
+            input.dataEsperadaFim,
+          ),
+          input.codAgenda !== undefined ? eq(t.codAgenda, input.codAgenda) : undefined,
+          texto
+            ? or(
+                containsText(t.descricao, texto),
+                containsText(t.observacao, texto),
+                codigoTexto !== undefined ? eq(t.codAgenda, codigoTexto) : undefined,
+              )
+            : undefined,
+        ),
+      );
+      const direction = input.sortOrder === -1 ? desc : asc;
+      const field = input.sortField ?? 'createdDate';
+      // The chosen field in the asked direction, then the id (unique): pages never overlap or skip.
+      const order = [direction(t[field]), asc(t.id)];
+      const [rows, [total]] = await Promise.all([
+        ctx.tx
+          .select()
+          .from(t)
+          .where(where)
+          .orderBy(...order)
+          .limit(input.size)
+          .offset(input.page * input.size),
+        ctx.tx.select({ n: count() }).from(t).where(where),
+      ]);
+      const totalElements = total?.n ?? 0;
+      return {
+        preAgenda: rows.map(compact),
+        totalElements,
+        totalPages: Math.ceil(totalElements / input.size),
+      };
+    },
+  }),
+};
