@@ -27,6 +27,7 @@ const EXEC = '00000000-0000-4000-8000-0000000e0001';
 const CIRCUITO = '00000000-0000-4000-8000-0000000c0001';
 const SEQUENCIA = '00000000-0000-4000-8000-0000000c0002';
 const TOPICO = 'yms/patio/execucaoCircuitoCancelada';
+const FINALIZADA = 'yms/patio/execucaoCircuitoFinalizada';
 
 beforeAll(async () => {
   t = await testApp();
@@ -37,8 +38,8 @@ beforeAll(async () => {
 });
 
 /** What the dispatcher would deliver: an event in acme's outbox, then delivered to every consumer. */
-async function publicar(payload: Record<string, unknown>) {
-  await t.db.tenant('acme', (tx) => appendEvent(tx, 'acme', TOPICO, payload));
+async function publicar(payload: Record<string, unknown>, topico = TOPICO) {
+  await t.db.tenant('acme', (tx) => appendEvent(tx, 'acme', topico, payload));
   await t.platform.events.drain();
 }
 
@@ -82,6 +83,7 @@ const GATILHOS = {
     { agendaId: a, motivo: 'refazer' },
   ],
   'evento execucaoCircuitoCancelada': undefined,
+  'evento execucaoCircuitoFinalizada': undefined,
 } as const;
 type Gatilho = keyof typeof GATILHOS;
 
@@ -113,6 +115,8 @@ const TABELA: Record<Gatilho, Resultado[]> = {
   ],
   // The subscription: as cancelar, but a refusal is no error (the event is consumed, nothing changes).
   'evento execucaoCircuitoCancelada': ['=', 'CANCELADO', 'CANCELADO', 'CANCELADO', 'CANCELADO', '=', '='],
+  // The yard finished the execution: only an executing agenda concludes; anything else is left alone.
+  'evento execucaoCircuitoFinalizada': ['=', '=', 'CONCLUIDO', 'CONCLUIDO', '=', '=', '='],
 };
 
 const casos = (Object.keys(TABELA) as Gatilho[]).flatMap((gatilho) =>
@@ -151,7 +155,9 @@ describe('the state table of spec 000 §3 with the chosen source states', () => 
           message: expect.stringContaining(`Agenda ${a.codigo}`),
         });
       } else expect(res.statusCode, res.body).toBe(200);
-    } else
+    } else if (gatilho === 'evento execucaoCircuitoFinalizada')
+      await publicar({ execucaoCircuitoId: EXEC, circuitoId: CIRCUITO, agendaId: a.id }, FINALIZADA);
+    else
       await publicar({ execucaoCircuitoId: EXEC, circuitoId: CIRCUITO, agendaId: a.id, motivo: 'no pátio' });
 
     const row = await agendaRow(t, 'acme', a.id);
@@ -167,6 +173,29 @@ describe('the state table of spec 000 §3 with the chosen source states', () => 
     expect(h).toEqual([expect.objectContaining({ de, para: resultado })]);
     if (resultado === 'AGENDADO')
       expect(row).toMatchObject({ circuitoId: null, execucaoCircuitoId: null, inicioExecucao: null });
+  });
+});
+
+describe('the yard finishing an execution', () => {
+  it('concludes the executing agenda once (a redelivery changes nothing), not for a branch’s end', async () => {
+    const a = await emEstado('EXECUTANDO');
+    await publicar(
+      { execucaoCircuitoId: '00000000-0000-4000-8000-0000000e0099', agendaId: a.id, execucaoPaiId: EXEC },
+      FINALIZADA,
+    );
+    expect((await agendaRow(t, 'acme', a.id)).status).toBe('EXECUTANDO');
+    const outra = await emEstado('EXECUTANDO');
+    await publicar(
+      { execucaoCircuitoId: '00000000-0000-4000-8000-0000000e0098', agendaId: outra.id },
+      FINALIZADA,
+    );
+    expect((await agendaRow(t, 'acme', outra.id)).status).toBe('EXECUTANDO'); // tied to another execution
+    await publicar({ execucaoCircuitoId: EXEC, agendaId: a.id }, FINALIZADA);
+    await publicar({ execucaoCircuitoId: EXEC, agendaId: a.id }, FINALIZADA);
+    expect((await agendaRow(t, 'acme', a.id)).status).toBe('CONCLUIDO');
+    expect(await historico(t, 'acme', a.id)).toEqual([
+      expect.objectContaining({ de: 'EXECUTANDO', para: 'CONCLUIDO', motivo: expect.stringContaining(EXEC) }),
+    ]);
   });
 });
 

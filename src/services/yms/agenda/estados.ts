@@ -309,6 +309,42 @@ export async function aoCancelarExecucao(ctx: Ctx, event: EventRecord): Promise<
   }
 }
 
+type ExecucaoFinalizada = { execucaoCircuitoId: string; agendaId?: string; execucaoPaiId?: string };
+
+/**
+ * yms/patio finished a (main) circuit execution: its agenda, EXECUTANDO on that execution, is
+ * CONCLUIDO, as finalizarAgendamento would make it. Idempotent by state, never thrown (as above).
+ */
+export async function aoFinalizarExecucao(ctx: Ctx, event: EventRecord): Promise<void> {
+  const payload = event.payload as ExecucaoFinalizada;
+  if (!payload.agendaId || payload.execucaoPaiId) return; // a branch's end is not the visit's
+  const [atual] = await ctx.tx
+    .select()
+    .from(agenda)
+    .where(ctx.store.scope(agenda, eq(agenda.id, payload.agendaId)))
+    .for('update');
+  const ignorar = (porque: string) =>
+    ctx.log.info(
+      { agenda: payload.agendaId, status: atual?.status, porque },
+      'execucaoCircuitoFinalizada ignorada',
+    );
+  if (!atual) return ignorar('agenda inexistente');
+  if (atual.status !== 'EXECUTANDO') return ignorar('a agenda não está em EXECUTANDO');
+  if (atual.execucaoCircuitoId && atual.execucaoCircuitoId !== payload.execucaoCircuitoId)
+    return ignorar('a agenda está ligada a outra execução');
+  await mudarEstado(
+    ctx,
+    atual,
+    'CONCLUIDO',
+    { execucaoCircuitoId: payload.execucaoCircuitoId },
+    `execução de circuito ${payload.execucaoCircuitoId} finalizada no pátio`,
+  );
+}
+
 export const agendaSubscriptions: Record<string, SubscriptionDeclaration> = {
   cancelarPorExecucaoCancelada: { topic: 'yms/patio/execucaoCircuitoCancelada', handler: aoCancelarExecucao },
+  concluirPorExecucaoFinalizada: {
+    topic: 'yms/patio/execucaoCircuitoFinalizada',
+    handler: aoFinalizarExecucao,
+  },
 };

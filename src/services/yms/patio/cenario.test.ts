@@ -250,6 +250,10 @@ describe('a truck visit', () => {
       'AVANCOU EVENTO',
       'FINALIZADA EVENTO',
     ]);
+    // The appointment follows the yard: the finished execution concludes it.
+    await t.platform.events.drain();
+    const concluida = await api(`yms/agenda/entities/agenda/${agenda.id}`, undefined, 'GET');
+    expect(concluida.status).toBe('CONCLUIDO');
     const ocupadas = await api(`${P}/actions/filtrarVaga`, { page: 0, size: 10, ocupada: true });
     expect(ocupadas.totalElements).toBe(0);
     const topics = (await outboxOf(t, 'acme')).map((e) => e.topic);

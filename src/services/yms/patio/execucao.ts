@@ -23,7 +23,7 @@ import {
 
 export type ExecucaoRow = typeof execucaoCircuito.$inferSelect;
 /** What the execution functions need of a context: the caller's transaction, as its tenant, a clock and who calls. */
-export type ExecCtx = Pick<Ctx, 'tx' | 'store' | 'now' | 'caller'>;
+export type ExecCtx = Pick<Ctx, 'tx' | 'store' | 'now' | 'caller' | 'emit'>;
 
 export const SITUACOES = ['EXECUTANDO', 'FINALIZADO', 'CANCELADO'] as const;
 export type Situacao = (typeof SITUACOES)[number];
@@ -401,7 +401,18 @@ export async function finalizarExecucao(
     quando,
     true,
   );
-  return mover(ctx, row, { situacao: 'FINALIZADO', finalizadaEm: quando });
+  const finalizada = await mover(ctx, row, { situacao: 'FINALIZADO', finalizadaEm: quando });
+  // yms/agenda concludes the agenda of a main execution on it (docs/patio.md "Executions").
+  await ctx.emit('yms/patio/execucaoCircuitoFinalizada', {
+    execucaoCircuitoId: row.id,
+    circuitoId: row.circuitoId,
+    ...(row.agendaId ? { agendaId: row.agendaId } : {}),
+    ...(row.veiculoId ? { veiculoId: row.veiculoId } : {}),
+    ...(row.motoristaId ? { motoristaId: row.motoristaId } : {}),
+    ...(row.execucaoPaiId ? { execucaoPaiId: row.execucaoPaiId } : {}),
+    finalizadaEm: quando.toISOString(),
+  });
+  return finalizada;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { asc, eq } from 'drizzle-orm';
 import type { TestApp } from '../../../../test/harness.ts';
 import { Store, type TenantTable } from '../../../platform/db/store.ts';
+import { appendEvent } from '../../../platform/events/outbox.ts';
 import { outbox } from '../../../platform/events/tables.ts';
 import type { ExecCtx } from './execucao.ts';
 import type { area, circuito, motorista, planta, sequenciaCircuito, vaga, veiculo } from './tables.ts';
@@ -86,7 +87,13 @@ export function asTenant<T>(
   now = () => new Date(),
 ) {
   return t.db.tenant(tenant, (tx) =>
-    work({ tx, store: new Store(tx, tenant), now, caller: { kind: 'system', scope: 'full' } }),
+    work({
+      tx,
+      store: new Store(tx, tenant),
+      now,
+      caller: { kind: 'system', scope: 'full' },
+      emit: (topic, payload) => appendEvent(tx, tenant, topic, payload),
+    }),
   );
 }
 
