@@ -1,8 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
-import Fastify from 'fastify';
 import pg from 'pg';
-import { APP_ROLE, TENANT_SETTING } from '../src/platform/db/tenancy.ts';
-import type { Statement } from './baselines.ts';
+import { rawTenantRoute, type Statement } from './baselines.ts';
 import { type BenchContext, capture, explain, waitIdle } from './entities.ts';
 import { envInt, fmt, type Measured, post, ratio, scenario, TABLE_HEADER, tableRow } from './harness.ts';
 
@@ -81,37 +79,18 @@ interface Page {
   totalElements: number;
 }
 
-/** The raw baseline: the captured page and count on one connection, in the tenant transaction. */
-async function rawServer(databaseUrl: string, byCase: Map<string, { page: Statement; count: Statement }>) {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
-  pool.on('error', () => {});
-  const app = Fastify({ logger: false });
-  app.post('/t/:tenant/raw/:case', async (request, reply) => {
-    const { tenant, case: id } = request.params as { tenant: string; case: string };
-    const statements = byCase.get(id);
-    if (!statements || !/^[a-z0-9][a-z0-9._-]{0,62}$/.test(tenant)) return reply.code(400).send({});
-    const client = await pool.connect();
-    try {
-      await client.query(
-        `begin; select set_config('${TENANT_SETTING}', '${tenant}', true), set_config('role', '${APP_ROLE}', true)`,
-      );
-      const [page, count] = await Promise.all([
-        client.query(statements.page.text, statements.page.values),
-        client.query<{ count: string }>(statements.count.text, statements.count.values),
-      ]);
-      await client.query('commit');
-      const totalElements = Number(count.rows[0]?.count ?? 0);
-      return { agendas: page.rows, totalElements, totalPages: Math.ceil(totalElements / 20) };
-    } catch (err) {
-      await client.query('rollback').catch(() => {});
-      throw err;
-    } finally {
-      client.release();
-    }
+/** The raw baseline: the captured page and count, in the tenant transaction. */
+function rawServer(databaseUrl: string, byCase: Map<string, { page: Statement; count: Statement }>) {
+  return rawTenantRoute(databaseUrl, '/t/:tenant/raw/:case', async (client, _tenant, _body, params) => {
+    const statements = byCase.get(params.case ?? '');
+    if (!statements) throw new Error(`unknown case ${params.case}`);
+    const [page, count] = await Promise.all([
+      client.query(statements.page.text, statements.page.values),
+      client.query<{ count: string }>(statements.count.text, statements.count.values),
+    ]);
+    const totalElements = Number(count.rows[0]?.count ?? 0);
+    return { agendas: page.rows, totalElements, totalPages: Math.ceil(totalElements / 20) };
   });
-  app.addHook('onClose', () => pool.end());
-  const url = await app.listen({ port: 0, host: '127.0.0.1' });
-  return { url, close: () => app.close() };
 }
 
 export async function runAgenda(bench: BenchContext): Promise<void> {

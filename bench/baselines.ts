@@ -151,3 +151,47 @@ export async function rawPgList(
   const url = await listen(app);
   return { url, close: () => app.close() };
 }
+
+/**
+ * A bare Fastify route (POST `path`, with a `:tenant` parameter) that runs `work` in the
+ * transaction the bridge opens for a tenant (BEGIN, the tenant and role settings, the work,
+ * COMMIT) on a pool of 10: the baseline of an operation's own SQL, without the platform around it.
+ */
+export async function rawTenantRoute(
+  databaseUrl: string,
+  path: string,
+  work: (
+    client: pg.PoolClient,
+    tenant: string,
+    body: Record<string, unknown>,
+    params: Record<string, string>,
+  ) => Promise<unknown>,
+): Promise<Running> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+  pool.on('error', () => {});
+  const app = Fastify({ logger: false });
+  app.post(path, async (request, reply) => {
+    const params = request.params as Record<string, string>;
+    const tenant = params.tenant ?? '';
+    if (!/^[a-z0-9][a-z0-9._-]{0,62}$/.test(tenant)) return reply.code(400).send({});
+    const client = await pool.connect();
+    try {
+      await client.query('begin');
+      await client.query(`select set_config('${TENANT_SETTING}', $1, true), set_config('role', $2, true)`, [
+        tenant,
+        APP_ROLE,
+      ]);
+      const answer = await work(client, tenant, (request.body ?? {}) as Record<string, unknown>, params);
+      await client.query('commit');
+      return answer;
+    } catch (err) {
+      await client.query('rollback').catch(() => {});
+      throw err;
+    } finally {
+      client.release();
+    }
+  });
+  app.addHook('onClose', () => pool.end());
+  const url = await listen(app);
+  return { url, close: () => app.close() };
+}

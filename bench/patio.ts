@@ -1,8 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
-import Fastify from 'fastify';
 import pg from 'pg';
-import { APP_ROLE, TENANT_SETTING } from '../src/platform/db/tenancy.ts';
-import type { Running } from './baselines.ts';
+import { rawTenantRoute } from './baselines.ts';
 import type { BenchContext } from './entities.ts';
 import { envInt, fmt, type Measured, post, ratio, scenario, TABLE_HEADER, tableRow } from './harness.ts';
 
@@ -21,39 +19,6 @@ const FREE_SQL =
   'and not ocupada and ativo and not bloqueio order by rua, numero, id limit 1';
 const APPEND_SQL = `with l as (select pg_advisory_xact_lock(7123002, hashtext($1)))
   insert into outbox (tenant, topic, payload) select $1, $2, $3::jsonb from l returning id`;
-
-/** A bare Fastify route that runs `work` in the tenant transaction the bridge opens, on a pool of 10. */
-async function rawRoute(
-  databaseUrl: string,
-  path: string,
-  work: (client: pg.PoolClient, tenant: string, body: Record<string, unknown>) => Promise<unknown>,
-): Promise<Running> {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
-  pool.on('error', () => {});
-  const app = Fastify({ logger: false });
-  app.post(path, async (request) => {
-    const { tenant } = request.params as { tenant: string };
-    const client = await pool.connect();
-    try {
-      await client.query('begin');
-      await client.query(`select set_config('${TENANT_SETTING}', $1, true), set_config('role', $2, true)`, [
-        tenant,
-        APP_ROLE,
-      ]);
-      const answer = await work(client, tenant, request.body as Record<string, unknown>);
-      await client.query('commit');
-      return answer;
-    } catch (err) {
-      await client.query('rollback').catch(() => {});
-      throw err;
-    } finally {
-      client.release();
-    }
-  });
-  app.addHook('onClose', () => pool.end());
-  const url = await app.listen({ port: 0, host: '127.0.0.1' });
-  return { url, close: () => app.close() };
-}
 
 async function seedYard(client: pg.Client, tenant: string): Promise<string[]> {
   const planta = await client.query<{ id: string }>(
@@ -122,7 +87,7 @@ export async function runPatio(bench: BenchContext): Promise<void> {
       headers: auth,
     });
     results.push(h1);
-    const rawFree = await rawRoute(databaseUrl, '/t/:tenant/free', async (c, t, body) => {
+    const rawFree = await rawTenantRoute(databaseUrl, '/t/:tenant/free', async (c, t, body) => {
       const { rows } = await c.query(FREE_SQL, [t, body.areaId]);
       return { vaga: rows[0] };
     });
@@ -151,7 +116,7 @@ export async function runPatio(bench: BenchContext): Promise<void> {
       headers: auth,
     });
     results.push(i1);
-    const rawAppend = await rawRoute(databaseUrl, '/t/:tenant/append', async (c, t, body) => {
+    const rawAppend = await rawTenantRoute(databaseUrl, '/t/:tenant/append', async (c, t, body) => {
       await c.query(APPEND_SQL, [t, 'yms/patio/wsFilaItem', JSON.stringify(body)]);
       return null;
     });

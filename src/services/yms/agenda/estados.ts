@@ -269,6 +269,18 @@ export const estados = {
   }),
 };
 
+/** The agenda a yard event names, locked, and a log line for an event that leaves it alone. */
+async function agendaDoEvento(ctx: Ctx, agendaId: string, evento: string) {
+  const [atual] = await ctx.tx
+    .select()
+    .from(agenda)
+    .where(ctx.store.scope(agenda, eq(agenda.id, agendaId)))
+    .for('update');
+  const ignorar = (porque: string) =>
+    ctx.log.info({ agenda: agendaId, status: atual?.status, porque }, `${evento} ignorada`);
+  return { atual, ignorar };
+}
+
 type ExecucaoCancelada = { execucaoCircuitoId: string; agendaId?: string; motivo?: string };
 
 /**
@@ -280,16 +292,7 @@ type ExecucaoCancelada = { execucaoCircuitoId: string; agendaId?: string; motivo
 export async function aoCancelarExecucao(ctx: Ctx, event: EventRecord): Promise<void> {
   const payload = event.payload as ExecucaoCancelada;
   if (!payload.agendaId) return;
-  const [atual] = await ctx.tx
-    .select()
-    .from(agenda)
-    .where(ctx.store.scope(agenda, eq(agenda.id, payload.agendaId)))
-    .for('update');
-  const ignorar = (porque: string) =>
-    ctx.log.info(
-      { agenda: payload.agendaId, status: atual?.status, porque },
-      'execucaoCircuitoCancelada ignorada',
-    );
+  const { atual, ignorar } = await agendaDoEvento(ctx, payload.agendaId, 'execucaoCircuitoCancelada');
   if (!atual) return ignorar('agenda inexistente');
   if (atual.execucaoCircuitoId && atual.execucaoCircuitoId !== payload.execucaoCircuitoId)
     return ignorar('a agenda está ligada a outra execução');
@@ -318,16 +321,7 @@ type ExecucaoFinalizada = { execucaoCircuitoId: string; agendaId?: string; execu
 export async function aoFinalizarExecucao(ctx: Ctx, event: EventRecord): Promise<void> {
   const payload = event.payload as ExecucaoFinalizada;
   if (!payload.agendaId || payload.execucaoPaiId) return; // a branch's end is not the visit's
-  const [atual] = await ctx.tx
-    .select()
-    .from(agenda)
-    .where(ctx.store.scope(agenda, eq(agenda.id, payload.agendaId)))
-    .for('update');
-  const ignorar = (porque: string) =>
-    ctx.log.info(
-      { agenda: payload.agendaId, status: atual?.status, porque },
-      'execucaoCircuitoFinalizada ignorada',
-    );
+  const { atual, ignorar } = await agendaDoEvento(ctx, payload.agendaId, 'execucaoCircuitoFinalizada');
   if (!atual) return ignorar('agenda inexistente');
   if (atual.status !== 'EXECUTANDO') return ignorar('a agenda não está em EXECUTANDO');
   if (atual.execucaoCircuitoId && atual.execucaoCircuitoId !== payload.execucaoCircuitoId)

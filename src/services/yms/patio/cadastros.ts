@@ -1,5 +1,6 @@
 import { defineEntity } from '../../../platform/entities/entity.ts';
 import { Double, Enum, Int64, Type } from '../../../platform/schema.ts';
+import { Str } from './common.ts';
 import { mustExist, TIPOS_VEICULO } from './entities.ts';
 import {
   endereco as enderecoTable,
@@ -11,12 +12,6 @@ import {
 // exports"): a plant's address (Endereco) and the tenant's catalogue of vehicle types (TipoVeiculo).
 
 const opt = Type.Optional;
-const Str = (max: number, description?: string, min = 0) =>
-  Type.String({
-    maxLength: max,
-    ...(min ? { minLength: min } : {}),
-    ...(description ? { description } : {}),
-  });
 
 export const UF = '^[A-Za-z]{2}$';
 export const CEP = '^\\d{5}-?\\d{3}$';

@@ -3,6 +3,7 @@ import type { Ctx } from '../../../platform/context.ts';
 import { defineEntity } from '../../../platform/entities/entity.ts';
 import { Int64, Type } from '../../../platform/schema.ts';
 import { rotinaConhecida } from './automacao.ts';
+import { Id, Str } from './common.ts';
 import { mustExist } from './entities.ts';
 import { E } from './errors.ts';
 import {
@@ -18,13 +19,6 @@ import {
 // circuit and the rule "its area belongs to the circuit's plant" has the plant at hand.
 
 const opt = Type.Optional;
-const Str = (max: number, description?: string, min = 0) =>
-  Type.String({
-    maxLength: max,
-    ...(min ? { minLength: min } : {}),
-    ...(description ? { description } : {}),
-  });
-const Id = (description: string) => Type.String({ format: 'uuid', description });
 
 async function circuitoOf(ctx: Ctx, id: string) {
   const [row] = await ctx.store.select(circuitoTable, eq(circuitoTable.id, id));

@@ -1,4 +1,5 @@
 import type { Ctx } from '../../../platform/context.ts';
+import { Type } from '../../../platform/schema.ts';
 
 // Small helpers every part of yms/patio shares.
 
@@ -20,3 +21,13 @@ import { escapeLike } from '../../../platform/db/search.ts';
 
 export { dateIn } from '../../../platform/time.ts';
 export { escapeLike };
+
+/** A string schema of at most `max` characters (at least `min` when given). */
+export const Str = (max: number, description?: string, min = 0) =>
+  Type.String({
+    maxLength: max,
+    ...(min ? { minLength: min } : {}),
+    ...(description ? { description } : {}),
+  });
+/** A UUID reference. */
+export const Id = (description: string) => Type.String({ format: 'uuid', description });

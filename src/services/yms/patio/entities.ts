@@ -4,6 +4,7 @@ import type { Ctx } from '../../../platform/context.ts';
 import type { TenantTable } from '../../../platform/db/store.ts';
 import { defineEntity, type EntityRow } from '../../../platform/entities/entity.ts';
 import { DateOnly, DateTime, Enum, Int64, type TSchema, Type } from '../../../platform/schema.ts';
+import { Id, Str } from './common.ts';
 import { E } from './errors.ts';
 import {
   area as areaTable,
@@ -20,13 +21,6 @@ import {
 // replaces every field), and the state fields that only the yard's actions change (read-only here).
 
 const opt = Type.Optional;
-const Str = (max: number, description?: string, min = 0) =>
-  Type.String({
-    maxLength: max,
-    ...(min ? { minLength: min } : {}),
-    ...(description ? { description } : {}),
-  });
-const Id = (description: string) => Type.String({ format: 'uuid', description });
 /** A field only the yard's actions change: shown, and ignored when sent. */
 const ReadOnly = <T extends TSchema>(schema: T, what: string) =>
   opt({ ...schema, description: `read-only: ${what}; a value sent is ignored` } as T);
