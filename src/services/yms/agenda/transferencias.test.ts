@@ -387,12 +387,23 @@ describe('exports', () => {
     expect(csv.text).toBe(
       'plantaCodigo,niveis,aprovadores\nP1,2,"[{""nivel"":1,""usuario"":""ana@acme.com""},{""nivel"":2,""usuario"":""bia@acme.com""}]"\n',
     );
+    // A list filters as its JSON text.
+    const ana = await exportar('acme', 'ConfiguracaoAprovacaoAgenda', {
+      filtro: "containing(aprovadores, 'bia@')",
+      campos: ['plantaCodigo'],
+    });
+    expect(ana.text).toBe('plantaCodigo\nP1\n');
     await t.db.tenant('acme', (tx) =>
       tx.delete(configuracaoAprovacaoAgenda).where(eq(configuracaoAprovacaoAgenda.id, orfa.json().id)),
     );
   });
 
   it('exports the custom-field definitions in (entidade, chave) order', async () => {
+    const lista = await exportar('acme', 'CustomTable', {
+      filtro: "containing(opcoes, 'L2')",
+      campos: ['chave'],
+    });
+    expect(lista.text).toBe('chave\nlacre\n');
     const out = await exportar('acme', 'CustomTable');
     expect(out.text).toBe(
       [

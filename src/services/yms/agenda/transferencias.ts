@@ -1,4 +1,5 @@
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { TSchema } from 'typebox';
 import type { Tx } from '../../../platform/db/database.ts';
 import type { ExportField, ExportTarget } from '../../../platform/exports/target.ts';
@@ -33,6 +34,12 @@ import {
 type Row = Record<string, unknown>;
 
 const str = (value: SQL): ExportField => ({ sql: value, type: 'string' });
+/** A JSON column (a list): written as JSON, filtered as its text (`containing(aprovadores, 'ana')`). */
+const json = (column: AnyPgColumn): ExportField => ({
+  sql: column,
+  type: 'string',
+  filter: sql`${column}::text`,
+});
 const distinct = (rows: Row[], field: string) =>
   [...new Set(rows.map((r) => r[field]).filter((v) => typeof v === 'string'))] as string[];
 
@@ -189,7 +196,11 @@ const plantaCodigo = sql`(select ${planta.codigo} from ${planta} where ${planta.
 const tipoCodigo = sql`(select ${tipoAgendamento.codigo} from ${tipoAgendamento} where ${tipoAgendamento.id} = ${c.tipoAgendamentoId})`;
 
 const configuracaoExport: ExportTarget = exportTargetOf(c, Object.keys(configuracaoRow.properties), {
-  extra: { plantaCodigo: str(plantaCodigo), tipoAgendamentoCodigo: str(tipoCodigo) },
+  extra: {
+    plantaCodigo: str(plantaCodigo),
+    tipoAgendamentoCodigo: str(tipoCodigo),
+    aprovadores: json(c.aprovadores),
+  },
   // A configuration whose plant or type no longer exists is left out: imported without its code,
   // it would apply to every plant or type.
   where: sql`(${c.plantaId} is null or ${plantaCodigo} is not null) and (${c.tipoAgendamentoId} is null or ${tipoCodigo} is not null)`,
@@ -234,6 +245,7 @@ const customImport: ImportTarget = {
 };
 
 const customExport = exportTargetOf(customTable, Object.keys(customRow.properties), {
+  extra: { opcoes: json(customTable.opcoes) },
   key: ['entidade', 'chave'],
 });
 
@@ -257,7 +269,7 @@ const historicoExport = exportTargetOf(
     'inicio',
     'fim',
   ],
-  { key: ['seq'] },
+  { extra: { aprovadores: json(h.aprovadores) }, key: ['seq'] },
 );
 
 const itemExport = exportTargetOf(
@@ -288,7 +300,7 @@ const itemExport = exportTargetOf(
 const logExport = exportTargetOf(
   preAgendaLog,
   ['id', 'seq', 'preAgendaId', 'acao', 'de', 'para', 'alteracoes', 'motivo', 'quem', 'quando'],
-  { key: ['seq'] },
+  { extra: { alteracoes: json(preAgendaLog.alteracoes) }, key: ['seq'] },
 );
 
 // --- what the service declares ---------------------------------------------------------------
