@@ -14,6 +14,8 @@ export interface ExportField {
   sql: SQL | AnyPgColumn;
   /** How the value is written and filtered: date-times as ISO 8601 UTC, dates as YYYY-MM-DD. */
   type: FieldType;
+  /** What an export filter compares, when not `sql` (e.g. a JSON list's text, so `containing` works). */
+  filter?: SQL;
 }
 
 export interface ExportTarget {
@@ -77,6 +79,6 @@ export function exportTargetOfEntity(entity: EntityDeclaration): ExportTarget {
 export function filterFieldsOf(target: ExportTarget): FilterFields {
   const out: FilterFields = {};
   for (const [name, field] of Object.entries(target.fields))
-    out[name] = { column: field.sql, type: field.type };
+    out[name] = { column: field.filter ?? field.sql, type: field.type };
   return out;
 }

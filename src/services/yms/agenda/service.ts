@@ -1,3 +1,6 @@
+import { exportActions } from '../../../platform/exports/actions.ts';
+import { importActions } from '../../../platform/imports/actions.ts';
+import { transferEvents } from '../../../platform/imports/events.ts';
 import { defineService } from '../../../platform/registry.ts';
 import { standardOperations } from '../../../platform/standard.ts';
 import { agendas } from './agendas.ts';
@@ -13,6 +16,7 @@ import { agendaJobs, integracao } from './integracao.ts';
 import { parceiros } from './parceiros.ts';
 import { preAgendaEntity, preAgendas } from './preagendas.ts';
 import { tipos } from './tipos.ts';
+import { agendaExports, agendaImports, TRANSFER_KINDS } from './transferencias.ts';
 
 // yms/agenda 7.63.0 (spec 000 §2.5, §3, §4.4-4.6), first part: the agenda record with its states and
 // history, its create, update and search paths (for yms/patio, through ctx.call), the hand-over to
@@ -26,7 +30,7 @@ export default defineService({
   title: 'Scheduling',
   description: 'Scheduling: appointments (agendas) of vehicles at a plant and their states',
   // The yard starts the circuit execution of an agenda whose integration succeeded.
-  dependencies: ['yms/patio'],
+  dependencies: ['yms/patio', 'platform/imports', 'platform/exports'],
   operations: {
     ...standardOperations({ health: 'healthcheck', healthShape: 'checkData' }),
     ...agendas,
@@ -39,9 +43,15 @@ export default defineService({
     ...estados,
     ...busca,
     ...preAgendas,
+    // spec 000 §4.6: import<X> / export<X> and their status events (docs/agenda.md "Imports and exports").
+    ...importActions(Object.keys(agendaImports)),
+    ...exportActions(Object.keys(agendaExports)),
+    ...transferEvents(TRANSFER_KINDS),
   },
   entities: [...agendaEntities, preAgendaEntity, configuracaoAprovacaoAgendaEntity, customTableEntity],
   jobs: agendaJobs,
+  imports: agendaImports,
+  exports: agendaExports,
   blobUploads: { [PREFIXO_BLOB]: anexoEnviado },
   // yms/patio cancelled an execution: its agenda is cancelled (docs/agenda.md).
   subscriptions: agendaSubscriptions,

@@ -281,6 +281,8 @@ export const historicoAprovacaoAgenda = pgTable(
   },
   (t) => [
     index('historico_aprovacao_agenda_pre').on(t.tenant, t.preAgendaId, t.seq),
+    // The export's order (transferencias.ts): each batch is one range of it.
+    uniqueIndex('historico_aprovacao_agenda_seq').on(t.tenant, t.seq),
     tenantIsolation(t.tenant),
   ],
 );
@@ -333,6 +335,7 @@ export const historicoAprovacaoAgendaItem = pgTable(
   },
   (t) => [
     index('historico_aprovacao_agenda_item_hist').on(t.tenant, t.historicoAprovacaoId, t.seq),
+    uniqueIndex('historico_aprovacao_agenda_item_seq').on(t.tenant, t.seq),
     tenantIsolation(t.tenant),
   ],
 );
@@ -400,7 +403,11 @@ export const preAgendaLog = pgTable(
     quem: text('quem').notNull(),
     quando: timestamp('quando', { withTimezone: true }).notNull(),
   },
-  (t) => [index('pre_agenda_log_pre').on(t.tenant, t.preAgendaId, t.seq), tenantIsolation(t.tenant)],
+  (t) => [
+    index('pre_agenda_log_pre').on(t.tenant, t.preAgendaId, t.seq),
+    uniqueIndex('pre_agenda_log_seq').on(t.tenant, t.seq),
+    tenantIsolation(t.tenant),
+  ],
 );
 
 /** The tenant's custom-field definitions of the customizable records (agenda, preAgenda). */
