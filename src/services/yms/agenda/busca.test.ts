@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, testApp } from '../../../../test/harness.ts';
+import { Store } from '../../../platform/db/store.ts';
 import { makeMotorista, makeVeiculo, seed } from '../patio/fixtures.ts';
 import { motorista, veiculo } from '../patio/tables.ts';
-import { agendaCall, makeAgenda, seedAgendas } from './fixtures.ts';
+import { agendaCall, makeAgenda, makeTipo, seedAgendas, seedTipos } from './fixtures.ts';
+import { externalTenant } from './tables.ts';
 
 // agenda's own filtrarAgenda and getAgendasPorPeriodo (spec 000 §4.4, §4.5; docs/agenda.md
 // "filtrarAgenda"). Each test books its agendas at a plant of its own (or in a year of its own) so
@@ -12,11 +14,13 @@ import { agendaCall, makeAgenda, seedAgendas } from './fixtures.ts';
 let t: TestApp;
 let acme: ReturnType<typeof agendaCall>;
 let globex: ReturnType<typeof agendaCall>;
+let fullKey: string;
 let agora = new Date('2026-03-09T12:00:00Z');
 
 beforeAll(async () => {
   t = await testApp({ now: () => agora });
-  acme = agendaCall(t, 'acme', await t.tenant('acme'));
+  fullKey = await t.tenant('acme');
+  acme = agendaCall(t, 'acme', fullKey);
   globex = agendaCall(t, 'globex', await t.tenant('globex'));
 });
 
@@ -75,6 +79,106 @@ describe('filtrarAgenda', () => {
     expect(ids(await filtrar({ plantaId, pesquisa: 'qwe-7j89' }))).toEqual([rows[0]!.id]);
     expect(ids(await filtrar({ plantaId, pesquisa: String(rows[3]!.codigo) }))).toEqual([rows[3]!.id]);
     expect(ids(await filtrar({ plantaId, pesquisa: '100%' }))).toEqual([]);
+  });
+
+  describe('pesquisa over partners and appointment types', () => {
+    let parceiroId: string;
+    let tipoId: string;
+    let kpa: Record<string, string>;
+
+    beforeAll(async () => {
+      const p = await acme('entities/externalTenant', {
+        codigo: '11.222.333/0001-81',
+        nome: 'Transportadora Zeta',
+      });
+      expect(p.statusCode, p.body).toBe(200);
+      parceiroId = p.json().id;
+      const [tipo, kpaTipo] = await seedTipos(t, 'acme', [
+        makeTipo({ codigo: 'OMG-1', descricao: 'Descarga de fertilizante' }),
+        makeTipo({ codigo: 'KP-1', descricao: 'Granel KPA' }),
+      ]);
+      tipoId = tipo!.id;
+      const [kp] = await t.db.tenant('acme', (tx) =>
+        new Store(tx, 'acme')
+          .insert(externalTenant, [
+            { codigo: '52998224725', nome: 'Transportes Kpa', createdBy: 'test', lastModifiedBy: 'test' },
+          ])
+          .returning(),
+      );
+      const [v] = await seed(t, 'acme', veiculo, [makeVeiculo({ placa: 'KPA1B23' })]);
+      const [m] = await seed(t, 'acme', motorista, [makeMotorista({ nome: 'Joana Kpa da Silva' })]);
+      kpa = { tipo: kpaTipo!.id, parceiro: kp!.id, veiculo: v!.id, motorista: m!.id };
+    });
+
+    it.each([
+      ['the partner name', 'zeta', 'parceiro'],
+      ['the partner CNPJ digits', '11.222.333/0001', 'parceiro'],
+      ['the partner CNPJ, part of the digits', '2333000', 'parceiro'],
+      ['the type description', 'FERTILIZ', 'tipo'],
+      ['the type code', 'omg-1', 'tipo'],
+    ] as const)('matches %s', async (_, pesquisa, campo) => {
+      const plantaId = randomUUID();
+      const rows = await seedAgendas(t, 'acme', [
+        makeAgenda({ plantaId, parceiroId }),
+        makeAgenda({ plantaId, tipoAgendamentoId: tipoId }),
+        makeAgenda({ plantaId }),
+      ]);
+      const res = await filtrar({ plantaId, pesquisa, sortField: 'codigo' });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(ids(res)).toEqual([rows[campo === 'parceiro' ? 0 : 1]!.id]);
+    });
+
+    it('ORs the five kinds of match (description, plate, driver, partner, type), in agenda and in patio', async () => {
+      const plantaId = randomUUID();
+      const rows = await seedAgendas(t, 'acme', [
+        makeAgenda({ plantaId, descricao: 'carga kpa' }),
+        makeAgenda({ plantaId, veiculoId: kpa.veiculo }),
+        makeAgenda({ plantaId, motoristaId: kpa.motorista }),
+        makeAgenda({ plantaId, parceiroId: kpa.parceiro }),
+        makeAgenda({ plantaId, tipoAgendamentoId: kpa.tipo }),
+        makeAgenda({ plantaId, descricao: 'nada', parceiroId, tipoAgendamentoId: tipoId }),
+      ]);
+      const esperado = rows.slice(0, 5).map((r) => r.id);
+      const res = await filtrar({ plantaId, pesquisa: 'KPA', sortField: 'codigo' });
+      expect(ids(res)).toEqual(esperado);
+      expect(res.json().totalElements).toBe(5);
+      // yms/patio's filtrarAgenda (through agenda's pesquisarAgendas) matches the same.
+      const patio = await t.call(
+        'acme',
+        'yms/patio/actions/filtrarAgenda',
+        { page: 0, size: 100, plantaId, pesquisa: 'kpa', sortField: 'codigo' },
+        { auth: fullKey },
+      );
+      expect(patio.statusCode, patio.body).toBe(200);
+      expect(ids(patio)).toEqual(esperado);
+      // ANDed with the other filters.
+      expect(ids(await filtrar({ plantaId, pesquisa: 'kpa', tipoAgendamentoId: kpa.tipo }))).toEqual([
+        rows[4]!.id,
+      ]);
+      // Another tenant's partners and types match nothing here.
+      expect((await globex('actions/filtrarAgenda', { page: 0, size: 10, pesquisa: 'kpa' })).json()).toEqual({
+        agendas: [],
+        totalElements: 0,
+        totalPages: 0,
+      });
+    });
+
+    it('refuses a text that matches more than 1000 types (422), as for plates', async () => {
+      await seedTipos(
+        t,
+        'amplo',
+        Array.from({ length: 1001 }, (_, i) => makeTipo({ codigo: `AMP${i}`, descricao: `amplo ${i}` })),
+      );
+      const amplo = agendaCall(t, 'amplo', await t.tenant('amplo'));
+      const res = await amplo('actions/filtrarAgenda', { page: 0, size: 10, pesquisa: 'amplo' });
+      expect(res.statusCode).toBe(422);
+      expect(res.json().message).toBe(
+        'pesquisa "amplo" corresponde a mais de 1000 tipos de agendamento: refine o texto',
+      );
+      expect(
+        (await amplo('actions/filtrarAgenda', { page: 0, size: 10, pesquisa: 'amplo 999' })).statusCode,
+      ).toBe(200);
+    });
   });
 
   it('overdue: not started and expected more than h elapsed hours ago, across a daylight-saving change', async () => {

@@ -8,7 +8,7 @@ import { E } from './errors.ts';
 import { escopoParceiro, SUJEITOS } from './parceiros.ts';
 import { StatusAgendamento } from './schemas.ts';
 import { compact, type StatusAgendamento as Status } from './states.ts';
-import { agendaBusca } from './tables.ts';
+import { agendaBusca, externalTenant as parceiroTable, tipoAgendamento as tipoTable } from './tables.ts';
 
 /** Searches read the search view, so the trigram indexes serve pesquisa (tables.ts). */
 const agenda = agendaBusca;
@@ -35,17 +35,23 @@ export const MAX_IDS_PESQUISA = 1000;
 /** Not started yet: the states an agenda is overdue in (design, docs/agenda.md "filtrarAgenda"). */
 export const NAO_INICIADOS: readonly Status[] = ['AGENDADO', 'AGUARDANDO_INTEGRACAO', 'ERRO_INTEGRACAO'];
 
-/** The free text and what other services matched with it (ids), ORed: see PESQUISA. */
-export interface Pesquisa {
+/** The free text and the vehicles and drivers yms/patio matched with it (ids). */
+export interface PesquisaNoPatio {
   texto: string;
   veiculoIds: string[];
   motoristaIds: string[];
 }
 
+/** What the free text matches, ORed (see PESQUISA): patio's ids and this service's partners and types. */
+export interface Pesquisa extends PesquisaNoPatio {
+  parceiroIds: string[];
+  tipoIds: string[];
+}
+
 /**
  * The ways a free text matches an agenda, ORed. Each entry is one condition; one that has nothing to
- * match returns undefined. The names of the appointment type and of the partner go here as two more
- * entries over ids resolved from their tables (as plates and drivers are resolved by yms/patio).
+ * match returns undefined. Plates and drivers are resolved by yms/patio, partners and types from this
+ * service's tables (pesquisaNosCadastros), into ids: every branch is served by an index.
  */
 export const PESQUISA: Array<(p: Pesquisa) => SQL | undefined> = [
   (p) => containsText(agenda.descricao, p.texto),
@@ -54,7 +60,53 @@ export const PESQUISA: Array<(p: Pesquisa) => SQL | undefined> = [
   (p) => (/^\d{1,15}$/.test(p.texto) ? eq(agenda.codigo, Number(p.texto)) : undefined),
   (p) => (p.veiculoIds.length ? inArray(agenda.veiculoId, p.veiculoIds) : undefined),
   (p) => (p.motoristaIds.length ? inArray(agenda.motoristaId, p.motoristaIds) : undefined),
+  (p) => (p.parceiroIds.length ? inArray(agenda.parceiroId, p.parceiroIds) : undefined),
+  (p) => (p.tipoIds.length ? inArray(agenda.tipoAgendamentoId, p.tipoIds) : undefined),
 ];
+
+/**
+ * The partners whose name contains the text, or whose CNPJ/CPF contains its digits (a text of digits
+ * and punctuation with at least 3 digits), and the appointment types whose description or code
+ * contains it: at most MAX_IDS_PESQUISA each (more is 422, as yms/patio does for plates).
+ */
+export async function pesquisaNosCadastros(
+  ctx: Ctx,
+  texto: string,
+): Promise<{ parceiroIds: string[]; tipoIds: string[] }> {
+  const limite = MAX_IDS_PESQUISA + 1;
+  const digitos = texto.replace(/\D/g, '');
+  const documento = digitos.length >= 3 && /^[\d.\-/\s]+$/.test(texto);
+  const [parceiros, tipos] = await Promise.all([
+    ctx.tx
+      .select({ id: parceiroTable.id })
+      .from(parceiroTable)
+      .where(
+        ctx.store.scope(
+          parceiroTable,
+          or(
+            containsText(parceiroTable.nome, texto),
+            documento ? containsText(parceiroTable.codigo, digitos) : undefined,
+          ),
+        ),
+      )
+      .limit(limite),
+    ctx.tx
+      .select({ id: tipoTable.id })
+      .from(tipoTable)
+      .where(
+        ctx.store.scope(
+          tipoTable,
+          or(containsText(tipoTable.descricao, texto), containsText(tipoTable.codigo, texto)),
+        ),
+      )
+      .limit(limite),
+  ]);
+  if (parceiros.length > MAX_IDS_PESQUISA)
+    throw E.pesquisaAmpla({ texto, max: MAX_IDS_PESQUISA, registros: 'parceiros' });
+  if (tipos.length > MAX_IDS_PESQUISA)
+    throw E.pesquisaAmpla({ texto, max: MAX_IDS_PESQUISA, registros: 'tipos de agendamento' });
+  return { parceiroIds: parceiros.map((r) => r.id), tipoIds: tipos.map((r) => r.id) };
+}
 
 export interface Filtros {
   plantaId?: string | undefined;
@@ -77,7 +129,8 @@ export interface Filtros {
   codigo?: number | undefined;
   chaveIntegracao?: string | undefined;
   unscheduled?: boolean | undefined;
-  pesquisa?: Pesquisa | undefined;
+  /** Free text: the partners and types it matches are resolved here (pesquisaNosCadastros). */
+  pesquisa?: PesquisaNoPatio | undefined;
 }
 
 /**
@@ -87,6 +140,8 @@ export interface Filtros {
 export async function condicoes(ctx: Ctx, f: Filtros): Promise<SQL> {
   const descricao = f.descricao?.trim();
   const texto = f.pesquisa?.texto.trim();
+  const pesquisa: Pesquisa | undefined =
+    texto && f.pesquisa ? { ...f.pesquisa, texto, ...(await pesquisaNosCadastros(ctx, texto)) } : undefined;
   // The tenant, as the store would add it (the view applies the policy's predicate too).
   return and(
     eq(agenda.tenant, ctx.tenant.name),
@@ -110,7 +165,7 @@ export async function condicoes(ctx: Ctx, f: Filtros): Promise<SQL> {
     f.codigo !== undefined ? eq(agenda.codigo, f.codigo) : undefined,
     f.chaveIntegracao !== undefined ? eq(agenda.chaveIntegracao, f.chaveIntegracao.trim()) : undefined,
     f.unscheduled !== undefined ? eq(agenda.unscheduled, f.unscheduled) : undefined,
-    texto && f.pesquisa ? (or(...PESQUISA.map((m) => m({ ...f.pesquisa!, texto }))) as SQL) : undefined,
+    pesquisa ? (or(...PESQUISA.map((m) => m(pesquisa))) as SQL) : undefined,
     await escopoParceiro(ctx, agenda.parceiroId),
   ) as SQL;
 }
@@ -178,7 +233,7 @@ const PaginaDeAgendas = Type.Object({
 });
 
 /** Vehicles whose plate and drivers whose name or document contain the text, asked to yms/patio. */
-async function pesquisaNoPatio(ctx: Ctx, texto: string): Promise<Pesquisa> {
+async function pesquisaNoPatio(ctx: Ctx, texto: string): Promise<PesquisaNoPatio> {
   const r = await ctx.call<{ pesquisaVeiculoIds: string[]; pesquisaMotoristaIds: string[] }>(
     'yms/patio/queries/pesquisarVeiculosMotoristas',
     { texto },
@@ -193,7 +248,8 @@ export const busca = {
     description:
       'Agendas by plant, partner (externalTenantId), type, driver, vehicle, description, a period of the expected ' +
       'date, states, overdue ones, group, code, integration key, unscheduled and free text (description, code, ' +
-      'integration key, group, plate, driver name or document), one page at a time in a stable order',
+      'integration key, group, plate, driver name or document, partner name or CNPJ/CPF, appointment type), one ' +
+      'page at a time in a stable order',
     input: Type.Object({
       page: Page,
       size: Size,
@@ -208,7 +264,14 @@ export const busca = {
       status: Type.Optional(
         Type.Array(StatusAgendamento, { maxItems: 6, description: 'any of these states' }),
       ),
-      pesquisa: Type.Optional(Type.String({ maxLength: 100, description: 'free text' })),
+      pesquisa: Type.Optional(
+        Type.String({
+          maxLength: 100,
+          description:
+            'free text, ORed: description, integration key, group, code, plate, driver name or document, partner ' +
+            'name or CNPJ/CPF, appointment type description or code',
+        }),
+      ),
       somenteVencidas: Type.Optional(
         Type.Boolean({
           default: false,

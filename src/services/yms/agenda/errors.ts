@@ -83,6 +83,10 @@ export const E = defineErrors({
     message: '{fim} ({campoFim}) é anterior a {inicio} ({campoInicio})',
   },
   fusoInvalido: { reason: 'UNPROCESSABLE', message: 'fusoHorario {fuso} não é um fuso horário IANA' },
+  pesquisaAmpla: {
+    reason: 'UNPROCESSABLE',
+    message: 'pesquisa "{texto}" corresponde a mais de {max} {registros}: refine o texto',
+  },
   // Partners, external users, keys acting for a partner (parceiros.ts)
   parceiroNotFound: { reason: 'OBJECT_NOT_FOUND', message: 'Parceiro {ref} não encontrado' },
   parceiroInexistente: {
@@ -119,6 +123,16 @@ export const E = defineErrors({
   edicaoMotoristaNaoPermitida: {
     reason: 'UNPROCESSABLE',
     message: 'O parceiro {nome} não permite alterar o motorista da agenda {codigo}',
+  },
+  preAgendaObrigatoria: {
+    reason: 'UNPROCESSABLE',
+    message:
+      'O parceiro {nome} agenda por pré-agenda (preAgendaHabilitada): solicite uma pré-agenda (entities/preAgenda) em vez de criar a agenda',
+  },
+  preAgendaNaoHabilitada: {
+    reason: 'UNPROCESSABLE',
+    message:
+      'O parceiro {nome} não solicita pré-agendas (preAgendaHabilitada falso): crie a agenda diretamente (entities/agenda)',
   },
   parceiroEmUso: {
     reason: 'UNPROCESSABLE',

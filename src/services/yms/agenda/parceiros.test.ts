@@ -8,6 +8,7 @@ import { agendaCall, makeTipo, PLANTA, seedPlanta, seedTipos, TIPO } from './fix
 const CNPJ_A = '11.222.333/0001-81';
 const CNPJ_B = '11444777000161';
 const CPF_C = '529.982.247-25';
+const CPF_D = '111.444.777-35';
 
 let t: TestApp;
 let acme: ReturnType<typeof agendaCall>;
@@ -44,8 +45,9 @@ beforeAll(async () => {
     ids[name] = res.json().id;
   };
   await parceiro('Transportes A', CNPJ_A);
-  await parceiro('Cliente B', CNPJ_B, { permiteEdicaoMotorista: false, preAgendaHabilitada: true });
+  await parceiro('Cliente B', CNPJ_B, { permiteEdicaoMotorista: false });
   await parceiro('Autônomo C', CPF_C, { ativo: false });
+  await parceiro('Embarcador D', CPF_D, { preAgendaHabilitada: true });
   const usuario = async (key: string, email: string, parceiroIds: string[], ativo = true) => {
     const res = await acme('entities/externalUser', { email, nome: key, parceiroIds, ativo });
     expect(res.statusCode, res.body).toBe(200);
@@ -56,6 +58,7 @@ beforeAll(async () => {
   await usuario('umulti', 'ana@grupo.com.br', [ids['Transportes A']!, ids['Cliente B']!]);
   await usuario('uinativo', 'ex@transportesa.com.br', [ids['Transportes A']!], false);
   await usuario('usoC', 'c@autonomo.com.br', [ids['Autônomo C']!]);
+  await usuario('upre', 'pre@embarcador.com.br', [ids['Transportes A']!, ids['Embarcador D']!]);
   for (const placa of ['ABC1D23', 'XYZ9876', 'QWE4R56']) {
     const res = await t.call(
       'acme',
@@ -214,8 +217,11 @@ describe('isClienteExterno', () => {
     expect(one.parceiros.map((p: { codigo: string }) => p.codigo)).toEqual(['11222333000181']);
     const multi = (await (await carrier(ids.umulti!)).call('queries/isClienteExterno')).json();
     expect(multi.parceiros.map((p: { nome: string }) => p.nome)).toEqual(['Cliente B', 'Transportes A']);
-    // B forbids editing the driver and asks for pre-agendas: the most restrictive wins.
-    expect(multi).toMatchObject({ permiteEdicaoMotorista: false, preAgendaHabilitada: true });
+    // B forbids editing the driver: the most restrictive wins.
+    expect(multi).toMatchObject({ permiteEdicaoMotorista: false, preAgendaHabilitada: false });
+    // D asks for pre-agendas: so does its user.
+    const pre = (await (await carrier(ids.upre!)).call('queries/isClienteExterno')).json();
+    expect(pre).toMatchObject({ permiteEdicaoMotorista: true, preAgendaHabilitada: true });
   });
 });
 
@@ -396,6 +402,29 @@ describe("a carrier's agendas", () => {
     expect(res.json().message).toMatch(/informe parceiroId/);
     const ok = await call('entities/agenda', agendaBody({ parceiroId: ids['Cliente B'] }));
     expect(ok.statusCode).toBe(200);
+  });
+
+  it('refuses a direct booking for a partner with preAgendaHabilitada (422), changing nothing', async () => {
+    const { call } = await carrier(ids.upre!);
+    const before = await tableCounts(t.db);
+    const res = await call('entities/agenda', agendaBody({ parceiroId: ids['Embarcador D'] }));
+    expect(res.statusCode).toBe(422);
+    expect(res.json().message).toBe(
+      'O parceiro Embarcador D agenda por pré-agenda (preAgendaHabilitada): solicite uma pré-agenda ' +
+        '(entities/preAgenda) em vez de criar a agenda',
+    );
+    expect(await tableCounts(t.db)).toEqual(before);
+    // For its other partner the same user books directly; the plant books for D directly too.
+    const ok = await call('entities/agenda', agendaBody({ parceiroId: ids['Transportes A'] }));
+    expect(ok.statusCode, ok.body).toBe(200);
+    const moved = await call(
+      `entities/agenda/${ok.json().id}`,
+      { parceiroId: ids['Embarcador D'] },
+      { method: 'PATCH' },
+    );
+    expect(moved.statusCode).toBe(422);
+    const plant = await acme('entities/agenda', agendaBody({ parceiroId: ids['Embarcador D'] }));
+    expect(plant.statusCode, plant.body).toBe(200);
   });
 
   it('refuses an unknown or inactive partner for internal callers too (422)', async () => {

@@ -146,6 +146,9 @@ export async function regrasDoParceiro(
     if (!parceiro.ativo) throw E.parceiroInativo({ nome: parceiro.nome, codigo: parceiro.codigo });
   }
   if (!rep || !parceiro) return;
+  // A partner with preAgendaHabilitada books through pre-agendas, approved by the plant.
+  if (parceiro.preAgendaHabilitada && parceiro.id !== previous?.parceiroId)
+    throw E.preAgendaObrigatoria({ nome: parceiro.nome });
   if (next.veiculoId && next.veiculoId !== previous?.veiculoId) {
     const [fora] = await veiculosNaoVinculados(ctx, [parceiro.id], [String(next.veiculoId)]);
     if (fora) throw E.veiculoNaoVinculado({ veiculoId: fora, nome: parceiro.nome });
@@ -160,6 +163,35 @@ export async function regrasDoParceiro(
     throw E.edicaoMotoristaNaoPermitida({ nome: parceiro.nome, codigo: Number(previous.codigo) });
 }
 
+/**
+ * The partner rules of a pre-agenda being written (the preAgenda entity's beforeSave). A partner's
+ * user asks only for its partners (forced when it has one), only for a partner with
+ * preAgendaHabilitada, and only with vehicles linked to it. Internal callers may name any active
+ * partner of the tenant (the plant books for whom it wants).
+ */
+export async function regrasDaPreAgenda(
+  ctx: Ctx,
+  next: Record<string, unknown>,
+  previous: EntityRow | undefined,
+): Promise<void> {
+  const rep = await representacao(ctx);
+  if (!rep) {
+    if (next.externalTenantId && next.externalTenantId !== previous?.externalTenantId) {
+      const parceiro = await parceiroPorId(ctx, String(next.externalTenantId));
+      if (!parceiro.ativo) throw E.parceiroInativo({ nome: parceiro.nome, codigo: parceiro.codigo });
+    }
+    return;
+  }
+  const parceiro = parceiroDoUsuario(rep, (next.externalTenantId as string | null | undefined) ?? undefined);
+  next.externalTenantId = parceiro.id;
+  if (!parceiro.preAgendaHabilitada && parceiro.id !== previous?.externalTenantId)
+    throw E.preAgendaNaoHabilitada({ nome: parceiro.nome });
+  if (next.veiculoId && next.veiculoId !== previous?.veiculoId) {
+    const [fora] = await veiculosNaoVinculados(ctx, [parceiro.id], [String(next.veiculoId)]);
+    if (fora) throw E.veiculoNaoVinculado({ veiculoId: fora, nome: parceiro.nome });
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Entities
 
@@ -172,7 +204,11 @@ const flags = {
     Type.Boolean({ description: 'default false: true forbids grouped bookings (codigoAgrupador)' }),
   ),
   preAgendaHabilitada: opt(
-    Type.Boolean({ description: 'default false: the partner requests pre-agendas instead of booking' }),
+    Type.Boolean({
+      description:
+        "default false: the partner's users request pre-agendas (approved by the plant) instead of booking " +
+        'agendas; without it they book agendas and cannot request pre-agendas',
+    }),
   ),
 };
 

@@ -1,8 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, tableCounts, testApp } from '../../../../test/harness.ts';
+import { Store } from '../../../platform/db/store.ts';
 import { agendaCall, agendaRow, historico, PLANTA, TIPO } from './fixtures.ts';
 import { STATUS_PRE_AGENDA, type StatusPreAgenda, TRANSICOES } from './preagenda-estados.ts';
 import { logs, makePreAgenda, preAgendaRow, seedPreAgendas } from './preagenda-fixtures.ts';
+import { externalTenant, preAgendaBusca } from './tables.ts';
 
 // Pre-agendas: the entity (creation opens the approval, edits are logged, the state is read-only),
 // the state table of statusPreAgenda, the conversion into an agenda, and filtrarPreAgenda.
@@ -20,6 +22,12 @@ beforeAll(async () => {
   t = await testApp();
   acme = agendaCall(t, 'acme', await t.tenant('acme'));
   globex = agendaCall(t, 'globex', await t.tenant('globex'));
+  // The partner the plant's pre-agendas name (an internal caller may name any active partner).
+  await t.db.tenant('acme', (tx) =>
+    new Store(tx, 'acme').insert(externalTenant, [
+      { id: PARCEIRO, codigo: '11222333000181', nome: 'Parceiro', createdBy: 'test', lastModifiedBy: 'test' },
+    ]),
+  );
 });
 
 const nova = (o: Record<string, unknown> = {}) => ({
@@ -441,5 +449,17 @@ describe('filtrarPreAgenda', () => {
     const semPagina = await f('actions/filtrarPreAgenda', { size: 10 });
     expect(semPagina.statusCode).toBe(400);
     expect(semPagina.json().message).toMatch(/field 'page' is required/);
+  });
+});
+
+describe('the search view (pre_agenda_busca)', () => {
+  it('shows only the transaction’s tenant, even to a query without a tenant condition', async () => {
+    await seedPreAgendas(t, 'globex', [makePreAgenda({ descricao: 'da globex' })]);
+    const globexRows = await t.db.tenant('globex', (tx) => tx.select().from(preAgendaBusca));
+    expect(globexRows.length).toBeGreaterThan(0);
+    expect(new Set(globexRows.map((r) => r.tenant))).toEqual(new Set(['globex']));
+    const acmeRows = await t.db.tenant('acme', (tx) => tx.select().from(preAgendaBusca));
+    expect(new Set(acmeRows.map((r) => r.tenant))).toEqual(new Set(['acme']));
+    expect(await t.db.system((tx) => tx.select().from(preAgendaBusca))).toEqual([]);
   });
 });

@@ -7,8 +7,10 @@ import { defineEntity } from '../../../platform/entities/entity.ts';
 import { action } from '../../../platform/registry.ts';
 import { DateTime, Enum, Int64, Type } from '../../../platform/schema.ts';
 import { aprovacaoOperations, encerrarAprovacao, iniciarAprovacao, PreAgendaId } from './aprovacao.ts';
+import { pesquisaNosCadastros } from './busca.ts';
 import { filtrarCustom, validarCustom } from './custom.ts';
 import { E } from './errors.ts';
+import { escopoParceiro, regrasDaPreAgenda, representacao, SUJEITOS } from './parceiros.ts';
 import {
   exigirEstado,
   mudarEstadoPre,
@@ -22,6 +24,7 @@ import { compact } from './states.ts';
 import {
   historicoAprovacaoAgenda,
   historicoAprovacaoAgendaItem,
+  preAgendaBusca,
   preAgendaLog,
   preAgenda as preAgendaTable,
 } from './tables.ts';
@@ -42,17 +45,21 @@ export const preAgendaEntity = defineEntity({
     'Requests for an appointment, approved by the plant before they become agendas; the state changes only ' +
     'through the state actions',
   table: preAgendaTable,
+  // A key acting for a partner's user asks for, reads, edits and deletes only its partners' pre-agendas.
+  subjects: SUJEITOS,
   fields: Type.Object({
     id: Type.Optional(Type.String({ format: 'uuid', description: 'assigned by the server when absent' })),
     ...preAgendaEditable,
     ...preAgendaReadOnly,
   }),
   hooks: {
+    rowScope: (ctx) => escopoParceiro(ctx, preAgendaTable.externalTenantId),
     beforeSave: async (ctx, next, previous) => {
       next.custom ??= {};
       if (typeof next.dataEsperada === 'string') next.dataEsperada = new Date(next.dataEsperada);
       if (previous) {
         exigirEstado(previous as PreAgendaRow, 'editar');
+        await regrasDaPreAgenda(ctx, next, previous);
         const de = previous.status as StatusPreAgenda;
         if (next.status != null && next.status !== de)
           throw E.preAgendaStatusSomenteLeitura({ id: String(previous.id), de, para: String(next.status) });
@@ -70,6 +77,7 @@ export const preAgendaEntity = defineEntity({
       }
       if (next.status != null && next.status !== 'PENDENTE')
         throw E.preAgendaStatusInicial({ status: String(next.status) });
+      await regrasDaPreAgenda(ctx, next, undefined);
       await validarCustom(ctx, 'preAgenda', next.custom);
       next.id ??= randomUUID();
       for (const f of DO_ESTADO) next[f] = null;
@@ -152,10 +160,21 @@ async function agendaDe(ctx: Ctx, pre: PreAgendaRow, input: Record<string, unkno
   return Object.fromEntries(Object.entries(campos).filter(([, v]) => v !== null && v !== undefined));
 }
 
+/** The pre-agenda locked for a state change; for a partner's user, another partner's is 404 (unknown). */
+async function daMinhaParte(ctx: Ctx, id: string): Promise<PreAgendaRow> {
+  const atual = await preAgendaParaAlterar(ctx, id);
+  const rep = await representacao(ctx);
+  if (rep && !(atual.externalTenantId && rep.ids.includes(atual.externalTenantId)))
+    throw E.preAgendaNotFound({ id });
+  return atual;
+}
+
 export const preAgendas = {
   ...aprovacaoOperations(PreAgenda),
 
   cancelarPreAgenda: action({
+    // The requester (a partner's user) may withdraw or resend its own request.
+    subjects: SUJEITOS,
     description:
       'Cancels a pre-agenda that did not become an agenda (PENDENTE, EM_APROVACAO, APROVADA, REPROVADA): ' +
       'CANCELADA, final; its running approval process ends CANCELADO',
@@ -165,7 +184,7 @@ export const preAgendas = {
     }),
     output: Type.Object({ preAgenda: PreAgenda }),
     handler: async (ctx, input) => {
-      const atual = await preAgendaParaAlterar(ctx, input.preAgendaId);
+      const atual = await daMinhaParte(ctx, input.preAgendaId);
       exigirEstado(atual, 'cancelarPreAgenda');
       await encerrarAprovacao(ctx, atual.id, 'CANCELADO');
       const row = await mudarEstadoPre(
@@ -181,6 +200,8 @@ export const preAgendas = {
   }),
 
   reenviarPreAgenda: action({
+    // The requester (a partner's user) may withdraw or resend its own request.
+    subjects: SUJEITOS,
     description:
       'Sends a REPROVADA pre-agenda (edited by the requester) to approval again: PENDENTE with a new approval ' +
       'process (APROVADA when the configuration no longer asks for approval)',
@@ -190,7 +211,7 @@ export const preAgendas = {
     }),
     output: Type.Object({ preAgenda: PreAgenda }),
     handler: async (ctx, input) => {
-      const atual = await preAgendaParaAlterar(ctx, input.preAgendaId);
+      const atual = await daMinhaParte(ctx, input.preAgendaId);
       exigirEstado(atual, 'reenviarPreAgenda');
       const exige = await iniciarAprovacao(ctx, atual);
       const row = await mudarEstadoPre(
@@ -242,6 +263,8 @@ export const preAgendas = {
   }),
 
   filtrarPreAgenda: action({
+    // A carrier's key searches its partners' pre-agendas (the partner scope in the handler).
+    subjects: SUJEITOS,
     description:
       'Pre-agendas by plant, type, partner, customer, states, description, creation and expected periods, ' +
       'agenda code and free text, one page at a time, in a stable order',
@@ -262,7 +285,9 @@ export const preAgendas = {
       pesquisa: Type.Optional(
         Type.String({
           maxLength: 100,
-          description: 'part of the description or observation, or the code of the agenda it became',
+          description:
+            'free text, ORed: part of the description or observation, the code of the agenda it became, the ' +
+            "partner's name or CNPJ/CPF digits, the appointment type's description or code",
         }),
       ),
       sortField: Type.Optional(Enum(SORT_FIELDS_PRE, { description: 'default createdDate' })),
@@ -272,42 +297,45 @@ export const preAgendas = {
     }),
     output: Type.Object({ preAgenda: Type.Array(PreAgenda), totalElements: Int64(), totalPages: Int64() }),
     handler: async (ctx, input) => {
-      const t = preAgendaTable;
+      // The search view, so the trigram indexes serve the text (tables.ts preAgendaBusca).
+      const t = preAgendaBusca;
       const descricao = input.descricao?.trim();
       const texto = input.pesquisa?.trim();
       const codigoTexto = texto && /^\d{1,15}$/.test(texto) ? Number(texto) : undefined;
-      const where = ctx.store.scope(
-        t,
-        and(
-          input.plantaId !== undefined ? eq(t.plantaId, input.plantaId) : undefined,
-          input.tipoAgendamentoId !== undefined
-            ? eq(t.tipoAgendamentoId, input.tipoAgendamentoId)
-            : undefined,
-          input.externalTenantId !== undefined ? eq(t.externalTenantId, input.externalTenantId) : undefined,
-          input.clienteId !== undefined ? eq(t.clienteId, input.clienteId) : undefined,
-          input.status?.length ? inArray(t.status, input.status) : undefined,
-          descricao ? containsText(t.descricao, descricao) : undefined,
-          periodo(
-            t.createdDate,
-            ['dataCriacaoInicio', 'dataCriacaoFim'],
-            input.dataCriacaoInicio,
-            input.dataCriacaoFim,
-          ),
-          periodo(
-            t.dataEsperada,
-            ['dataEsperadaInicio', 'dataEsperadaFim'],
-            input.dataEsperadaInicio,
-            input.dataEsperadaFim,
-          ),
-          input.codAgenda !== undefined ? eq(t.codAgenda, input.codAgenda) : undefined,
-          texto
-            ? or(
-                containsText(t.descricao, texto),
-                containsText(t.observacao, texto),
-                codigoTexto !== undefined ? eq(t.codAgenda, codigoTexto) : undefined,
-              )
-            : undefined,
+      const cadastros = texto ? await pesquisaNosCadastros(ctx, texto) : undefined;
+      const where = and(
+        // The tenant, as the store would add it (the view applies the policy's predicate too).
+        eq(t.tenant, ctx.tenant.name),
+        input.plantaId !== undefined ? eq(t.plantaId, input.plantaId) : undefined,
+        input.tipoAgendamentoId !== undefined ? eq(t.tipoAgendamentoId, input.tipoAgendamentoId) : undefined,
+        input.externalTenantId !== undefined ? eq(t.externalTenantId, input.externalTenantId) : undefined,
+        input.clienteId !== undefined ? eq(t.clienteId, input.clienteId) : undefined,
+        input.status?.length ? inArray(t.status, input.status) : undefined,
+        descricao ? containsText(t.descricao, descricao) : undefined,
+        periodo(
+          t.createdDate,
+          ['dataCriacaoInicio', 'dataCriacaoFim'],
+          input.dataCriacaoInicio,
+          input.dataCriacaoFim,
         ),
+        periodo(
+          t.dataEsperada,
+          ['dataEsperadaInicio', 'dataEsperadaFim'],
+          input.dataEsperadaInicio,
+          input.dataEsperadaFim,
+        ),
+        input.codAgenda !== undefined ? eq(t.codAgenda, input.codAgenda) : undefined,
+        texto && cadastros
+          ? or(
+              containsText(t.descricao, texto),
+              containsText(t.observacao, texto),
+              codigoTexto !== undefined ? eq(t.codAgenda, codigoTexto) : undefined,
+              cadastros.parceiroIds.length ? inArray(t.externalTenantId, cadastros.parceiroIds) : undefined,
+              cadastros.tipoIds.length ? inArray(t.tipoAgendamentoId, cadastros.tipoIds) : undefined,
+            )
+          : undefined,
+        // A partner's user finds only its partners' pre-agendas, whatever it asks.
+        await escopoParceiro(ctx, t.externalTenantId),
       );
       const direction = input.sortOrder === -1 ? desc : asc;
       const field = input.sortField ?? 'createdDate';

@@ -191,6 +191,8 @@ export const preAgenda = pgTable(
     index('pre_agenda_cliente').on(t.tenant, t.clienteId, t.createdDate),
     uniqueIndex('pre_agenda_cod_agenda').on(t.tenant, t.codAgenda).where(sql`${t.codAgenda} is not null`),
     trigramIndex('pre_agenda_descricao_trgm', t.descricao),
+    // pesquisa ORs the observation with the description: both indexed, for a BitmapOr.
+    trigramIndex('pre_agenda_observacao_trgm', t.observacao),
     tenantIsolation(t.tenant),
   ],
 );
@@ -383,6 +385,16 @@ export const tipoAgendamento = pgTable(
 export const agendaBusca = pgView('agenda_busca')
   .with({ checkOption: 'cascaded' })
   .as((qb) => qb.select().from(agenda).where(sql`${agenda.tenant} = current_setting('ponte.tenant', true)`));
+
+/**
+ * The pre-agendas' search view, for filtrarPreAgenda (docs/agenda.md "filtrarPreAgenda: plans"): the
+ * same reason and the same shape as agenda_busca above.
+ */
+export const preAgendaBusca = pgView('pre_agenda_busca')
+  .with({ checkOption: 'cascaded' })
+  .as((qb) =>
+    qb.select().from(preAgenda).where(sql`${preAgenda.tenant} = current_setting('ponte.tenant', true)`),
+  );
 
 /** Every change of a pre-agenda: who, when, what (changed fields), and the state it went from and to. */
 export const preAgendaLog = pgTable(

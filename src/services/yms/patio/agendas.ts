@@ -207,7 +207,8 @@ export const agendas = {
     description:
       "Agendas by plant, description, the expected date's local day (the plant's time zone, else the tenant's), " +
       'state, driver, vehicle, types, code, integration key and free text (description, code, integration key, ' +
-      'plate, driver name or document), one page at a time; sortOrder 1 ascending (default), -1 descending',
+      'plate, driver name or document, partner name or CNPJ/CPF, appointment type), one page at a time; ' +
+      'sortOrder 1 ascending (default), -1 descending',
     input: Type.Object({
       page: Int64({ minimum: 0, maximum: 1_000_000, description: 'page index, from 0' }),
       size: Int64({ minimum: 1, maximum: 1000, description: 'agendas per page' }),
@@ -220,7 +221,14 @@ export const agendas = {
       motoristaId: Type.Optional(Uuid('the driver')),
       veiculoId: Type.Optional(Uuid('the vehicle')),
       tipoAgendamentoId: Type.Optional(Uuid('the appointment type')),
-      pesquisa: Type.Optional(Type.String({ maxLength: 100, description: 'free text' })),
+      pesquisa: Type.Optional(
+        Type.String({
+          maxLength: 100,
+          description:
+            'free text, ORed: description, integration key, code, plate, driver name or document, partner name ' +
+            'or CNPJ/CPF, appointment type description or code',
+        }),
+      ),
       codigo: Type.Optional(Int64()),
       chaveIntegracao: Type.Optional(Type.String({ maxLength: 100 })),
       sortField: Type.Optional(Enum(SORT_FIELDS, { description: 'default dataEsperada; ties by codigo' })),
