@@ -9,6 +9,7 @@ import {
   seedPlanta,
   seedTipos,
 } from './fixtures.ts';
+import { slotsDe } from './horarios.ts';
 
 // Operating hours and slot capacity: horarioOperacao and horarioOperacaoParaReagendamento from
 // patio's shifts in the plant's zone, why a slot is unavailable, the nearest bookable slots, and
@@ -51,6 +52,38 @@ const horarios = (body: Record<string, unknown>) =>
 type H = { horaInicio: string; agendados: number; disponiveis: number; disponivel: boolean; motivo?: string };
 const resumo = (hs: H[]) =>
   hs.map((h) => `${h.horaInicio} ${h.agendados}/${h.disponiveis} ${h.motivo ?? 'ok'}`);
+
+describe('slots in the plant’s zone (slotsDe)', () => {
+  const turnos = (fusoHorario: string, data: string, horaInicio: string, horaFim: string) => ({
+    plantaId: 'p',
+    fusoHorario,
+    ativo: true,
+    turnos: [{ data, horaInicio, horaFim }],
+  });
+  const horas = (slots: ReturnType<typeof slotsDe>) => slots.map((s) => `${s.horaInicio}-${s.horaFim}`);
+
+  it('cuts an ordinary day by arithmetic on the zone’s offset', () => {
+    const slots = slotsDe(
+      turnos('America/New_York', '2026-03-10', '00:00', '03:00'),
+      60,
+      '2026-03-10',
+      '2026-03-10',
+    );
+    expect(horas(slots)).toEqual(['00:00-01:00', '01:00-02:00', '02:00-03:00']);
+    expect(new Date(slots[0]!.inicio).toISOString()).toBe('2026-03-10T04:00:00.000Z');
+  });
+
+  it('follows a daylight-saving change inside the window (02:00 does not exist on 8 March in New York)', () => {
+    const slots = slotsDe(
+      turnos('America/New_York', '2026-03-08', '00:00', '06:00'),
+      60,
+      '2026-03-08',
+      '2026-03-08',
+    );
+    expect(horas(slots)).toEqual(['00:00-01:00', '01:00-03:00', '03:00-04:00', '04:00-05:00', '05:00-06:00']);
+    expect(slots.map((s) => (s.fim - s.inicio) / 60_000)).toEqual([60, 60, 60, 60, 60]);
+  });
+});
 
 describe('horarioOperacao', () => {
   it("cuts the day's shifts into slots with capacity, booked and available counts", async () => {

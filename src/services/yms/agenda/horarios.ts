@@ -59,6 +59,12 @@ export function local(ms: number, fuso: string): { data: string; hora: string; w
   return { data, hora, wall: Date.parse(`${data}T${hora}:${p.second}Z`) };
 }
 
+/** The wall clock of `ms` at a known UTC offset (ms): as `local`, without asking Intl. */
+function comOffset(ms: number, offset: number): { data: string; hora: string; wall: number } {
+  const iso = new Date(ms + offset).toISOString();
+  return { data: iso.slice(0, 10), hora: iso.slice(11, 16), wall: ms + offset };
+}
+
 /** The instant at which the clocks of `fuso` read `data` `hora` (a skipped hour moves forward). */
 export function instante(data: string, hora: string, fuso: string): number {
   const wall = Date.parse(`${data}T${hora}:00Z`);
@@ -117,10 +123,16 @@ export function slotsDe(t: Turnos, duracaoMin: number, de: string, ate: string):
   const dur = duracaoMin * MIN;
   const out: Slot[] = [];
   janelas.forEach((j, janela) => {
+    // The zone's offset at both ends of the window: equal (no daylight-saving change inside, as a
+    // window is at most a few weeks long), every slot's wall clock is plain arithmetic; otherwise
+    // each is asked of Intl (hundreds of formatToParts calls were most of an answer's CPU).
+    const offset = local(j.inicio, t.fusoHorario).wall - j.inicio;
+    const fixo = local(j.fim, t.fusoHorario).wall - j.fim === offset;
+    const relogio = (ms: number) => (fixo ? comOffset(ms, offset) : local(ms, t.fusoHorario));
     for (let inicio = j.inicio; inicio + dur <= j.fim; inicio += dur) {
-      const a = local(inicio, t.fusoHorario);
+      const a = relogio(inicio);
       if (a.data < de || a.data > ate) continue;
-      const b = local(inicio + dur, t.fusoHorario);
+      const b = relogio(inicio + dur);
       out.push({
         inicio,
         fim: inicio + dur,
