@@ -879,6 +879,12 @@ describe('branches', () => {
       acao: 'RAMIFICOU',
       origem: `ETAPA:${main.seqs[1]}`,
     });
+    // The controller in charge is the branch's step, asked by the parent's id or by its agenda.
+    const controlador = await acme('queries/buscaControladorAtivo', { execucaoCircuitoId: exec });
+    expect(controlador.json().controlador).toMatchObject({
+      execucaoCircuitoId: ramo.id,
+      sequenciaCircuitoId: sub.seqs[0],
+    });
     // The parent does not move while its branch runs.
     const avancarPai = await semMudanca(
       () => acme('actions/avancarEtapaExecucaoCircuito', { execucaoCircuitoId: exec }),

@@ -7,6 +7,7 @@ import {
   cancelarExecucao,
   ExecucaoCircuito,
   type ExecucaoRow,
+  execucaoAtiva,
   execucaoEmAndamento,
   execucaoEmAndamentoOf,
   gravarVariaveis,
@@ -205,6 +206,8 @@ export const execucoes = {
       } else if (input.agendaId) {
         row = await execucaoEmAndamento(ctx, { agendaId: input.agendaId });
       } else throw E.controladorSemId();
+      // A running branch is where the truck is: its step is the one in charge.
+      if (row) row = await execucaoAtiva(ctx, row);
       if (!row?.sequenciaAtualId) return { controlador: {} };
       const [seq] = await ctx.store.select(sequenciaCircuito, eq(sequenciaCircuito.id, row.sequenciaAtualId));
       if (!seq) return { controlador: {} };
