@@ -107,7 +107,7 @@ export async function runAgenda(bench: BenchContext): Promise<void> {
     );
     const cases = CASES();
     for (const c of cases)
-      if (c.id === 'h1')
+      if (c.id === 'l1')
         c.body.plantaId = (await client.query(`select md5('planta' || 3)::uuid as id`)).rows[0].id;
 
     const byCase = new Map<string, { page: Statement; count: Statement }>();
