@@ -60,11 +60,15 @@ class Upserter {
     return this.target.prepare ? this.target.prepare(out) : out;
   }
 
-  /** Only columns of the table are written, and never tenant or id. */
+  /**
+   * Only columns of the table are written, never tenant, and id only when it is the natural key
+   * (records that keep their ids across systems, whose files join by them).
+   */
   columnsOnly(values: Record_): Record_ {
+    const idIsKey = this.target.naturalKey.includes('id');
     const out: Record_ = {};
     for (const key of Object.keys(values))
-      if (key in this.columns && key !== 'tenant' && key !== 'id') out[key] = values[key];
+      if (key in this.columns && key !== 'tenant' && (key !== 'id' || idIsKey)) out[key] = values[key];
     return out;
   }
 
@@ -74,6 +78,7 @@ class Upserter {
 
   async write(tx: Tx, tenant: string, rows: Record_[], now: Date): Promise<void> {
     if (rows.length === 0) return;
+    if (this.target.write) return this.target.write(tx, tenant, rows, { update: this.update, now });
     const audit = this.audited
       ? { createdBy: this.who, createdDate: now, lastModifiedBy: this.who, lastModifiedDate: now }
       : {};
@@ -195,15 +200,17 @@ export async function runImport({ platform, tenant, importId }: ImportRun): Prom
     const values = items.map((i) => i.values);
     const resolved = target.resolve ? await target.resolve(tx, values, tenant) : values;
     const byKey = new Map<string, Record_>();
+    const own: Record_[] = [];
     const refused: RowError[] = [];
     resolved.forEach((r, i) => {
       if (isRefusal(r)) refused.push({ row: items[i]!.row, ...r.refused });
+      else if (target.write) own.push(r);
       else {
         const v = upserter.columnsOnly(r);
         byKey.set(upserter.key(v), v);
       }
     });
-    return { good: [...byKey.values()], refused };
+    return { good: target.write ? own : [...byKey.values()], refused };
   };
 
   /**

@@ -26,6 +26,17 @@ export interface ImportTarget {
     rows: Record<string, unknown>[],
     tenant: string,
   ) => Promise<Array<Record<string, unknown> | Refusal>>;
+  /**
+   * Optional writer for a kind spread over several tables: gets the resolved rows of a batch, in
+   * order (not deduplicated, `tenant` and `id` kept), and upserts them itself in the batch's
+   * transaction; `update` is false when the import keeps existing records.
+   */
+  write?: (
+    tx: Tx,
+    tenant: string,
+    rows: Record<string, unknown>[],
+    options: { update: boolean; now: Date },
+  ) => Promise<void>;
 }
 
 /** A row the target's `resolve` will not write, with the field and the reason. */

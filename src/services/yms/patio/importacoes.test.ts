@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, isNull } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, tableCounts, testApp } from '../../../../test/harness.ts';
 import { ExportEventStatus, ImportEventStatus } from '../../../platform/imports/events.ts';
@@ -457,7 +457,13 @@ describe('exports', () => {
       },
     ]);
     const [ramo] = await seed(t, 'acme', execucaoCircuito, [
-      { circuitoId: c!.id, situacao: 'FINALIZADO', execucaoPaiId: main!.id, iniciadaEm: inicio },
+      {
+        circuitoId: c!.id,
+        situacao: 'FINALIZADO',
+        execucaoPaiId: main!.id,
+        iniciadaEm: inicio,
+        finalizadaEm: new Date('2026-01-02T10:40:00Z'),
+      },
     ]);
     await t.db.tenant('acme', async (tx) => {
       await tx.insert(historicoExecucaoCircuito).values([
@@ -552,14 +558,6 @@ describe('exports', () => {
       campos: ['tipo'],
     });
     expect(imagens.text).toBe('tipo\nIMAGEM\n');
-    // History is exported, not imported.
-    const res = await t.call(
-      'acme',
-      'yms/patio/actions/importExecucaoCircuito',
-      { config: { arquivo: 'x.csv' } },
-      { auth: keys.acme },
-    );
-    expect(res.statusCode).toBe(404);
   });
 
   it('answers 400 for a bad filter or field and 404 for another tenant’s export, changing nothing', async () => {
@@ -607,5 +605,319 @@ describe('exports', () => {
     );
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toMatch(/importJobId/);
+  });
+});
+
+// The import fields of the history kinds: what is compared between tenants (ids of registers,
+// audit fields and the history's insertion counter differ).
+const CAMPOS_HISTORIA: Record<string, string[]> = {
+  ExecucaoCircuito: [
+    'id',
+    'plantaCodigo',
+    'circuitoCodigo',
+    'agendaId',
+    'placa',
+    'motoristaDocumento',
+    'situacao',
+    'iniciadaEm',
+    'finalizadaEm',
+    'motivoCancelamento',
+  ],
+  RamoExecucao: [
+    'id',
+    'execucaoPaiId',
+    'plantaCodigo',
+    'circuitoCodigo',
+    'situacao',
+    'iniciadaEm',
+    'finalizadaEm',
+  ],
+  HistoricoExecucaoCircuito: [
+    'id',
+    'execucaoCircuitoId',
+    'sequenciaOrdem',
+    'sequenciaNome',
+    'acao',
+    'origem',
+    'entradaEm',
+    'saidaEm',
+  ],
+  ExecucaoCircuitoDetalhe: [
+    'id',
+    'execucaoCircuitoId',
+    'tipo',
+    'alvoId',
+    'chave',
+    'valor',
+    'tipoCaptura',
+    'rotina',
+    'cameraIp',
+    'imagemUrl',
+    'em',
+  ],
+};
+const HISTORIA = Object.keys(CAMPOS_HISTORIA);
+const sortedLines = (text: string) => {
+  const [header, ...lines] = text.trimEnd().split('\n');
+  return [header, ...lines.sort()];
+};
+
+describe('imports of the yard history', () => {
+  it('moves all 12 kinds to another tenant: the same records, history with its ids', async () => {
+    keys.umbrella = await t.tenant('umbrella');
+    const order = [
+      'Planta',
+      'Endereco',
+      'TipoVeiculo',
+      'Area',
+      'Vaga',
+      'Circuito',
+      'SequenciaCircuito',
+      'Veiculo',
+      'ExecucaoCircuito',
+      'RamoExecucao',
+      'HistoricoExecucaoCircuito',
+      'ExecucaoCircuitoDetalhe',
+    ];
+    const files: Record<string, { text: string; formato: string; rows: number }> = {};
+    const before: Record<string, unknown[]> = {};
+    for (const [i, kind] of order.entries()) {
+      const formato = (['CSV', 'JSON', 'JSONL'] as const)[i % 3]!;
+      const out = await exportar('acme', kind, { formato });
+      expect(out.status.rows, kind).toBeGreaterThan(0);
+      files[kind] = { text: out.text, formato, rows: out.status.rows };
+      before[kind] = sortedLines((await exportar('acme', kind, { campos: CAMPOS_HISTORIA[kind] })).text);
+    }
+    // Drivers are not a kind of §4.3: the target tenant registers them (same CPF).
+    const drivers = await rows('acme', (tx) => tx.select().from(motorista));
+    await seed(
+      t,
+      'umbrella',
+      motorista,
+      drivers.map((d) => makeMotorista({ documento: d.documento, nome: d.nome })),
+    );
+    const importAll = async () => {
+      const out: Record<string, Awaited<ReturnType<typeof importar>>> = {};
+      for (const kind of order) {
+        const f = files[kind]!;
+        out[kind] = await importar('umbrella', kind, `${kind}.${f.formato.toLowerCase()}`, f.text);
+      }
+      return out;
+    };
+
+    // While acme still holds its history, its ids are not another tenant's to take: every history
+    // row is refused and acme's records stay as they were.
+    const acmeBefore = await tableCounts(t.db);
+    const first = await importAll();
+    for (const kind of HISTORIA) {
+      expect(first[kind]!.status, kind).toMatchObject({
+        state: 'done',
+        succeeded: 0,
+        failed: files[kind]!.rows,
+      });
+      expect(await rows('umbrella', (tx) => tx.select().from(execucaoCircuito))).toEqual([]);
+    }
+    expect(first.ExecucaoCircuito!.errors[0]).toMatchObject({
+      row: 1,
+      message: expect.stringMatching(/pkey|duplicate|unique/i),
+    });
+    const after = await tableCounts(t.db);
+    for (const table of [
+      'patio_execucao_circuito',
+      'patio_historico_execucao_circuito',
+      'patio_execucao_circuito_variavel',
+      'patio_execucao_circuito_imagem',
+    ])
+      expect(after[table], table).toBe(acmeBefore[table]);
+
+    // The previous system retires its history; imported again, the records move with their ids.
+    await rows('acme', (tx) => tx.delete(execucaoCircuito));
+    const second = await importAll();
+    for (const kind of order) {
+      expect(second[kind]!.status, kind).toMatchObject({
+        state: 'done',
+        failed: 0,
+        succeeded: files[kind]!.rows,
+      });
+      const theirs = await exportar('umbrella', kind, { campos: CAMPOS_HISTORIA[kind] });
+      expect(sortedLines(theirs.text), kind).toEqual(before[kind]);
+    }
+    const [exec] = await rows('umbrella', (tx) =>
+      tx.select().from(execucaoCircuito).where(isNull(execucaoCircuito.execucaoPaiId)),
+    );
+    expect(exec).toMatchObject({ sequenciaAtualId: null, composicaoVeiculoId: null });
+    const [v] = await rows('umbrella', (tx) =>
+      tx.select().from(veiculo).where(eq(veiculo.id, exec!.veiculoId!)),
+    );
+    expect(v?.placa).toBe('HIS1A23');
+
+    // Imported again: the same records, updated, nothing doubled; the jobs announced themselves.
+    const patio = async () =>
+      Object.entries(await tableCounts(t.db)).filter(([table]) => table.startsWith('patio_'));
+    const counts = await patio();
+    const third = await importAll();
+    for (const kind of HISTORIA) expect(third[kind]!.status, kind).toMatchObject({ failed: 0 });
+    expect(await patio()).toEqual(counts);
+    const topics = (await outboxOf(t, 'umbrella')).map((e) => e.topic);
+    for (const kind of HISTORIA) expect(topics, kind).toContain(`yms/patio/import${kind}Event`);
+  });
+
+  it('refuses running executions, unknown plates, missing parents, reversed times and other tenants’ records', async () => {
+    const [p] = await seed(t, 'initech', planta, [makePlanta({ codigo: 'R1' })]);
+    const [a] = await seed(t, 'initech', area, [makeArea(p!.id)]);
+    const [c] = await seed(t, 'initech', circuito, [makeCircuito(p!.id, { codigo: 'RC' })]);
+    await seed(t, 'initech', sequenciaCircuito, [makeSequencia(c!.id, 1, a!.id)]);
+    const [v] = await seed(t, 'initech', veiculo, [makeVeiculo({ placa: 'RUN1A23' })]);
+    const [running] = await seed(t, 'initech', execucaoCircuito, [
+      {
+        circuitoId: c!.id,
+        veiculoId: v!.id,
+        situacao: 'EXECUTANDO',
+        iniciadaEm: new Date('2026-02-01T08:00:00Z'),
+      },
+    ]);
+    const [umbrellaExec] = await rows('umbrella', (tx) => tx.select().from(execucaoCircuito).limit(1));
+    const ok = crypto.randomUUID();
+    const base = {
+      plantaCodigo: 'R1',
+      circuitoCodigo: 'RC',
+      situacao: 'FINALIZADO',
+      iniciadaEm: '2026-01-05T10:00:00Z',
+      finalizadaEm: '2026-01-05T11:00:00Z',
+    };
+    const execs = [
+      { ...base, id: ok, placa: 'run-1a23' },
+      { ...base, id: crypto.randomUUID(), situacao: 'EXECUTANDO' },
+      { ...base, id: crypto.randomUUID(), placa: 'ZZZ9Z99' },
+      { ...base, id: crypto.randomUUID(), finalizadaEm: '2026-01-05T09:00:00Z' },
+      { ...base, id: crypto.randomUUID(), motoristaDocumento: '111.222.333-44' },
+      { ...base, id: crypto.randomUUID(), plantaCodigo: 'H1', circuitoCodigo: 'HC' },
+      { ...base, id: running!.id, situacao: 'CANCELADO' },
+    ];
+    const before = await tableCounts(t.db);
+    const r1 = await importar(
+      'initech',
+      'ExecucaoCircuito',
+      'e.jsonl',
+      execs.map((e) => JSON.stringify(e)).join('\n'),
+    );
+    expect(r1.status).toMatchObject({ state: 'done', succeeded: 1, failed: 6 });
+    expect(r1.errors).toEqual([
+      { row: 2, field: 'situacao', message: expect.stringContaining('EXECUTANDO') },
+      { row: 3, field: 'placa', message: 'veículo ZZZ9Z99 não existe' },
+      { row: 4, field: 'finalizadaEm', message: 'finalizadaEm anterior a iniciadaEm' },
+      { row: 5, field: 'motoristaDocumento', message: 'motorista 11122233344 não existe' },
+      { row: 6, field: 'circuitoCodigo', message: 'circuito HC não existe na planta H1' },
+      { row: 7, field: 'id', message: expect.stringContaining('em andamento') },
+    ]);
+    expect((await tableCounts(t.db)).patio_execucao_circuito).toBe(before.patio_execucao_circuito! + 1);
+    const [still] = await rows('initech', (tx) =>
+      tx.select().from(execucaoCircuito).where(eq(execucaoCircuito.id, running!.id)),
+    );
+    expect(still).toMatchObject({ situacao: 'EXECUTANDO', finalizadaEm: null });
+
+    const ramos = await importar(
+      'initech',
+      'RamoExecucao',
+      'r.jsonl',
+      [
+        { ...base, id: crypto.randomUUID(), execucaoPaiId: crypto.randomUUID() },
+        { ...base, id: crypto.randomUUID(), execucaoPaiId: running!.id },
+        { ...base, id: crypto.randomUUID(), execucaoPaiId: umbrellaExec!.id },
+        { ...base, id: ok, execucaoPaiId: ok },
+        { ...base, id: crypto.randomUUID(), execucaoPaiId: ok },
+      ]
+        .map((e) => JSON.stringify(e))
+        .join('\n'),
+    );
+    expect(ramos.status).toMatchObject({ succeeded: 1, failed: 4 });
+    expect(ramos.errors).toEqual([
+      { row: 1, field: 'execucaoPaiId', message: expect.stringContaining('não existe') },
+      { row: 2, field: 'execucaoPaiId', message: expect.stringContaining('em andamento') },
+      { row: 3, field: 'execucaoPaiId', message: expect.stringContaining('não existe') },
+      { row: 4, field: 'id', message: expect.stringContaining('não é um ramo') },
+    ]);
+
+    const passos = await importar(
+      'initech',
+      'HistoricoExecucaoCircuito',
+      'h.csv',
+      [
+        'id,execucaoCircuitoId,sequenciaOrdem,acao,origem,entradaEm,saidaEm',
+        `${crypto.randomUUID()},${ok},1,INICIADA,MANUAL:op,2026-01-05T10:00:00Z,2026-01-05T10:30:00Z`,
+        `${crypto.randomUUID()},${ok},7,AVANCOU,MANUAL:op,2026-01-05T10:30:00Z,`,
+        `${crypto.randomUUID()},${running!.id},1,INICIADA,MANUAL:op,2026-01-05T10:00:00Z,`,
+        `${crypto.randomUUID()},${umbrellaExec!.id},,FINALIZADA,MANUAL:op,2026-01-05T10:00:00Z,`,
+        `${crypto.randomUUID()},${ok},,PAROU,MANUAL:op,2026-01-05T10:00:00Z,`,
+      ].join('\n'),
+    );
+    expect(passos.status).toMatchObject({ succeeded: 1, failed: 4 });
+    expect(passos.errors).toEqual([
+      { row: 2, field: 'sequenciaOrdem', message: 'o circuito da execução não tem a sequência 7' },
+      { row: 3, field: 'execucaoCircuitoId', message: expect.stringContaining('em andamento') },
+      { row: 4, field: 'execucaoCircuitoId', message: expect.stringContaining('não existe') },
+      { row: 5, field: 'acao', message: expect.stringContaining('acao') },
+    ]);
+
+    const detalhes = await importar(
+      'initech',
+      'ExecucaoCircuitoDetalhe',
+      'd.jsonl',
+      [
+        {
+          id: crypto.randomUUID(),
+          execucaoCircuitoId: ok,
+          tipo: 'VARIAVEL',
+          alvoId: 'x',
+          chave: 'peso',
+          valor: '1',
+          em: base.iniciadaEm,
+        },
+        {
+          id: crypto.randomUUID(),
+          execucaoCircuitoId: ok,
+          tipo: 'VARIAVEL',
+          alvoId: 'x',
+          chave: 'peso',
+          valor: '2',
+          em: base.iniciadaEm,
+        },
+        {
+          id: crypto.randomUUID(),
+          execucaoCircuitoId: running!.id,
+          tipo: 'VARIAVEL',
+          alvoId: 'x',
+          chave: 'k',
+          valor: '1',
+          em: base.iniciadaEm,
+        },
+        { id: crypto.randomUUID(), execucaoCircuitoId: ok, tipo: 'IMAGEM', alvoId: 'x', em: base.iniciadaEm },
+        {
+          id: crypto.randomUUID(),
+          execucaoCircuitoId: ok,
+          tipo: 'IMAGEM',
+          alvoId: 'x',
+          cameraIp: '1.2.3.4',
+          imagemUrl: 'https://c/1.jpg',
+          em: base.iniciadaEm,
+        },
+      ]
+        .map((e) => JSON.stringify(e))
+        .join('\n'),
+    );
+    expect(detalhes.status).toMatchObject({ succeeded: 3, failed: 2 });
+    expect(detalhes.errors).toEqual([
+      { row: 3, field: 'execucaoCircuitoId', message: expect.stringContaining('em andamento') },
+      { row: 4, field: 'cameraIp', message: 'Informe cameraIp de uma IMAGEM' },
+    ]);
+    const vars = await rows('initech', (tx) =>
+      tx.select().from(execucaoCircuitoVariavel).where(eq(execucaoCircuitoVariavel.execucaoCircuitoId, ok)),
+    );
+    expect(vars.map((x) => x.valor)).toEqual(['2']);
+    // Nothing of umbrella's history was touched by initech's files.
+    const [u] = await rows('umbrella', (tx) =>
+      tx.select().from(execucaoCircuito).where(eq(execucaoCircuito.id, umbrellaExec!.id)),
+    );
+    expect(u).toEqual(umbrellaExec);
   });
 });

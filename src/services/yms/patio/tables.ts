@@ -263,6 +263,8 @@ export const execucaoCircuito = pgTable(
       .on(t.tenant, t.motoristaId)
       .where(sql`${t.situacao} = 'EXECUTANDO' and ${t.execucaoPaiId} is null`),
     index('patio_execucao_circuito_pai').on(t.tenant, t.execucaoPaiId),
+    // The natural key of the history imports (docs/patio.md "Imports and exports"): the id.
+    uniqueIndex('patio_execucao_circuito_tenant_id').on(t.tenant, t.id),
     tenantIsolation(t.tenant),
   ],
 );
@@ -312,6 +314,7 @@ export const execucaoCircuitoImagem = pgTable(
   },
   (t) => [
     index('patio_execucao_circuito_imagem_execucao').on(t.tenant, t.execucaoCircuitoId, t.capturadaEm),
+    uniqueIndex('patio_execucao_circuito_imagem_tenant_id').on(t.tenant, t.id),
     tenantIsolation(t.tenant),
   ],
 );
@@ -337,6 +340,7 @@ export const historicoExecucaoCircuito = pgTable(
   },
   (t) => [
     index('patio_historico_execucao_circuito_execucao').on(t.tenant, t.execucaoCircuitoId, t.entradaEm),
+    uniqueIndex('patio_historico_execucao_circuito_tenant_id').on(t.tenant, t.id),
     tenantIsolation(t.tenant),
   ],
 );

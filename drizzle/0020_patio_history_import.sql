@@ -1,0 +1,3 @@
+CREATE UNIQUE INDEX "patio_execucao_circuito_tenant_id" ON "patio_execucao_circuito" USING btree ("tenant","id");--> statement-breakpoint
+CREATE UNIQUE INDEX "patio_execucao_circuito_imagem_tenant_id" ON "patio_execucao_circuito_imagem" USING btree ("tenant","id");--> statement-breakpoint
+CREATE UNIQUE INDEX "patio_historico_execucao_circuito_tenant_id" ON "patio_historico_execucao_circuito" USING btree ("tenant","id");
