@@ -18,10 +18,10 @@ import { preAgendaEntity, preAgendas } from './preagendas.ts';
 import { tipos } from './tipos.ts';
 import { agendaExports, agendaImports, TRANSFER_KINDS } from './transferencias.ts';
 
-// yms/agenda 7.63.0 (spec 000 §2.5, §3, §4.4-4.6), first part: the agenda record with its states and
-// history, its create, update and search paths (for yms/patio, through ctx.call), the hand-over to
-// the yard (aguardarIntegracao, informarIntegracao) and the `agenda` entity. The rest of scheduling
-// (types, slots, partners, attachments) is issue 5: docs/agenda.md.
+// yms/agenda 7.63.0 (spec 000 §2.5, §3, §4.4-4.6): appointments (agendas) with their states and
+// history, appointment types, operating hours and slot capacity, the hand-over to the yard and the
+// reactions to it, pre-agendas and their approval, partners and their users, attachments, custom
+// fields, searches, and the imports and exports of §4.6. The design: docs/agenda.md.
 
 export default defineService({
   domain: 'yms',

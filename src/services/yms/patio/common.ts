@@ -17,10 +17,8 @@ export const quem = (ctx: Ctx) =>
 /** The audit fields of a change made by an action. */
 export const alteradoPor = (ctx: Ctx) => ({ lastModifiedBy: quem(ctx), lastModifiedDate: ctx.now() });
 
-import { escapeLike } from '../../../platform/db/search.ts';
-
+export { escapeLike } from '../../../platform/db/search.ts';
 export { dateIn } from '../../../platform/time.ts';
-export { escapeLike };
 
 /** A string schema of at most `max` characters (at least `min` when given). */
 export const Str = (max: number, description?: string, min = 0) =>
