@@ -7,7 +7,14 @@ import { action } from '../../../platform/registry.ts';
 import { Type } from '../../../platform/schema.ts';
 import { agenda as agendaEntity } from './entities.ts';
 import { E } from './errors.ts';
-import { type AgendaRow, agendaParaAlterar, compact, mudarEstado, type StatusAgendamento } from './states.ts';
+import {
+  type AgendaRow,
+  agendaParaAlterar,
+  compact,
+  mudarEstado,
+  pedirInicioAoPatio,
+  type StatusAgendamento,
+} from './states.ts';
 import { agenda } from './tables.ts';
 
 // The state actions after the hand-over (spec 000 §3, §4.5; docs/agenda.md "Starting, finishing,
@@ -149,18 +156,7 @@ async function iniciarNoPatio(ctx: Ctx, atual: AgendaRow): Promise<string> {
   if (!atual.veiculoId)
     throw E.circuitoSemVeiculo({ codigo: atual.codigo, circuitoId: String(atual.circuitoId) });
   try {
-    const { execucaoCircuito } = await ctx.call<{ execucaoCircuito: { id: string } }>(
-      `${PATIO}/actions/iniciarExecucaoCircuito`,
-      {
-        circuitoId: atual.circuitoId,
-        veiculoId: atual.veiculoId,
-        agendaId: atual.id,
-        ...(atual.motoristaId ? { motoristaId: atual.motoristaId } : {}),
-        ...(atual.sequenciaInicialId ? { sequenciaInicialId: atual.sequenciaInicialId } : {}),
-        ...(atual.vagaInicialId ? { vagaInicialId: atual.vagaInicialId } : {}),
-      },
-    );
-    return execucaoCircuito.id;
+    return await pedirInicioAoPatio(ctx, atual);
   } catch (err) {
     if (err instanceof ApiError && err.status < 500)
       throw E.patioRecusou({ codigo: atual.codigo, motivo: err.message });

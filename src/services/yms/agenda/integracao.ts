@@ -6,7 +6,14 @@ import { action } from '../../../platform/registry.ts';
 import { Enum, Type } from '../../../platform/schema.ts';
 import { agenda as agendaEntity } from './entities.ts';
 import { E } from './errors.ts';
-import { agendaParaAlterar, compact, mudarEstado, quem, STATUS_INTEGRACAO } from './states.ts';
+import {
+  agendaParaAlterar,
+  compact,
+  mudarEstado,
+  pedirInicioAoPatio,
+  quem,
+  STATUS_INTEGRACAO,
+} from './states.ts';
 import { agenda } from './tables.ts';
 
 // Hand-over of an agenda to the yard (spec 000 §3, §4.5; docs/agenda.md "States"): the ERP
@@ -136,20 +143,10 @@ export const agendaJobs: Record<string, JobDeclaration> = {
       }
       await ctx.tx.execute(sql`savepoint iniciar_execucao`);
       try {
-        const { execucaoCircuito } = await ctx.call<{ execucaoCircuito: { id: string } }>(
-          'yms/patio/actions/iniciarExecucaoCircuito',
-          {
-            circuitoId: atual.circuitoId,
-            veiculoId: atual.veiculoId,
-            agendaId: atual.id,
-            ...(atual.motoristaId ? { motoristaId: atual.motoristaId } : {}),
-            ...(atual.sequenciaInicialId ? { sequenciaInicialId: atual.sequenciaInicialId } : {}),
-            ...(atual.vagaInicialId ? { vagaInicialId: atual.vagaInicialId } : {}),
-          },
-        );
+        const execucaoCircuitoId = await pedirInicioAoPatio(ctx, atual);
         await ctx.tx.execute(sql`release savepoint iniciar_execucao`);
-        await registrar({ inicioExecucao: 'INICIADO', execucaoCircuitoId: execucaoCircuito.id });
-        return { agendaId, inicioExecucao: 'INICIADO', execucaoCircuitoId: execucaoCircuito.id };
+        await registrar({ inicioExecucao: 'INICIADO', execucaoCircuitoId });
+        return { agendaId, inicioExecucao: 'INICIADO', execucaoCircuitoId };
       } catch (err) {
         if (!(err instanceof ApiError) || err.status >= 500) throw err;
         await ctx.tx.execute(sql`rollback to savepoint iniciar_execucao`);

@@ -105,3 +105,23 @@ export function compact<T extends Record<string, unknown>>(row: T): T {
   for (const [k, v] of Object.entries(row)) if (v !== null && v !== undefined && k !== 'tenant') out[k] = v;
   return out as T;
 }
+
+/**
+ * Asks yms/patio to start the circuit execution an agenda recorded (its circuit, initial sequence
+ * and spot, vehicle, driver), in the caller's transaction; answers the execution's id. The yard's
+ * refusals (4xx) are thrown as they come: each caller decides what a refusal means.
+ */
+export async function pedirInicioAoPatio(ctx: Ctx, atual: AgendaRow): Promise<string> {
+  const { execucaoCircuito } = await ctx.call<{ execucaoCircuito: { id: string } }>(
+    'yms/patio/actions/iniciarExecucaoCircuito',
+    {
+      circuitoId: atual.circuitoId,
+      veiculoId: atual.veiculoId,
+      agendaId: atual.id,
+      ...(atual.motoristaId ? { motoristaId: atual.motoristaId } : {}),
+      ...(atual.sequenciaInicialId ? { sequenciaInicialId: atual.sequenciaInicialId } : {}),
+      ...(atual.vagaInicialId ? { vagaInicialId: atual.vagaInicialId } : {}),
+    },
+  );
+  return execucaoCircuito.id;
+}

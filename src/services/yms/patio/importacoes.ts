@@ -81,6 +81,15 @@ async function plantas(tx: Tx, tenant: string, rows: Row[]): Promise<Map<string,
   return new Map(found.map((p) => [p.codigo, p.id]));
 }
 
+/** The rows' plantaCodigo as plantaId, in the importing tenant (an unknown plant is the row's error). */
+async function daPlanta(tx: Tx, rows: Row[], tenant: string) {
+  const ids = await plantas(tx, tenant, rows);
+  return rows.map((row) => {
+    const plantaId = ids.get(String(row.plantaCodigo));
+    return plantaId ? { ...row, plantaId } : semPlanta(row.plantaCodigo);
+  });
+}
+
 /** Areas or circuits of the batch's plants, by (plant code, own code). */
 async function dasPlantas(
   tx: Tx,
@@ -141,13 +150,7 @@ const cadastros: Record<string, Cadastro> = {
     naturalKey: ['plantaId', 'codigo'],
     refs: { plantaCodigo: codigoDe(planta, area.plantaId) },
     prepare: (row) => ({ ...row, ativo: row.ativo ?? true }),
-    resolve: async (tx, rows, tenant) => {
-      const ids = await plantas(tx, tenant, rows);
-      return rows.map((row) => {
-        const plantaId = ids.get(String(row.plantaCodigo));
-        return plantaId ? { ...row, plantaId } : semPlanta(row.plantaCodigo);
-      });
-    },
+    resolve: daPlanta,
   },
   Vaga: {
     table: vaga,
@@ -177,13 +180,7 @@ const cadastros: Record<string, Cadastro> = {
     naturalKey: ['plantaId', 'codigo'],
     refs: { plantaCodigo: codigoDe(planta, circuito.plantaId) },
     prepare: (row) => ({ ...row, ativo: row.ativo ?? true }),
-    resolve: async (tx, rows, tenant) => {
-      const ids = await plantas(tx, tenant, rows);
-      return rows.map((row) => {
-        const plantaId = ids.get(String(row.plantaCodigo));
-        return plantaId ? { ...row, plantaId } : semPlanta(row.plantaCodigo);
-      });
-    },
+    resolve: daPlanta,
   },
   SequenciaCircuito: {
     table: sequenciaCircuito,
@@ -234,13 +231,7 @@ const cadastros: Record<string, Cadastro> = {
     naturalKey: ['plantaId'],
     refs: { plantaCodigo: codigoDe(planta, endereco.plantaId) },
     prepare: (row) => normalizaEndereco({ ...row }),
-    resolve: async (tx, rows, tenant) => {
-      const ids = await plantas(tx, tenant, rows);
-      return rows.map((row) => {
-        const plantaId = ids.get(String(row.plantaCodigo));
-        return plantaId ? { ...row, plantaId } : semPlanta(row.plantaCodigo);
-      });
-    },
+    resolve: daPlanta,
   },
   TipoVeiculo: {
     table: tipoVeiculo,
