@@ -16,6 +16,7 @@ import { WebhookDeliverer, webhookFanOut } from './events/webhooks.ts';
 import { registerAdmin } from './http/admin.ts';
 import { registerBlobRoutes } from './http/blobs.ts';
 import { type MetadataProvider, registerBridge } from './http/bridge.ts';
+import { registerConsole } from './http/console.ts';
 import { installErrorHandling } from './http/errors.ts';
 import { JobQueue } from './jobs/queue.ts';
 import { Registry, type ServiceDeclaration } from './registry.ts';
@@ -166,6 +167,7 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
   await registerBlobRoutes(app, platform);
   metadata = await registerBridge(app, { platform, credentials: platform.credentials });
   registerLiveStream(app, { platform, credentials: platform.credentials }, live);
+  registerConsole(app, platform);
 
   app.addHook('onReady', async () => {
     if (config.runJobs) platform.jobs.start();

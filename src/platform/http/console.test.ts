@@ -1,0 +1,113 @@
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestApp, testApp } from '../../../test/harness.ts';
+import { allServices } from '../../services/index.ts';
+import { until, yard } from '../events/fixtures.test-support.ts';
+import { parseSse, resumo } from './console/console.js';
+import { CONSOLE_CSP } from './console.ts';
+
+// The live console: the page and its assets, the script's stream parser against the real stream
+// (read with fetch and an Authorization header, as the browser does), and its one-line summaries.
+
+let t: TestApp;
+let key: string;
+let base: string;
+
+beforeAll(async () => {
+  t = await testApp({ services: [...allServices, yard], config: { eventPollMs: 20 } });
+  key = await t.tenant('acme');
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+});
+afterAll(() => t.app.close());
+
+describe('the console page', () => {
+  it('is served per existing tenant with a strict content security policy', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/t/acme/console' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.headers['content-security-policy']).toBe(CONSOLE_CSP);
+    expect(res.body).toContain('<script type="module" src="/console/console.js"></script>');
+    const unknown = await t.app.inject({ method: 'GET', url: '/t/nobody/console' });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toEqual({ reason: 'OBJECT_NOT_FOUND', message: 'Tenant nobody not found' });
+  });
+
+  it('serves its script and style, and nothing else under /console', async () => {
+    const js = await t.app.inject({ method: 'GET', url: '/console/console.js' });
+    expect(js.statusCode).toBe(200);
+    expect(js.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(js.body).toContain('last-event-id');
+    const css = await t.app.inject({ method: 'GET', url: '/console/console.css' });
+    expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
+    expect((await t.app.inject({ method: 'GET', url: '/console/console.ts' })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: '/console/..%2Fconsole.ts' })).statusCode).toBe(404);
+  });
+});
+
+describe('the console script', () => {
+  it('parses events split anywhere across chunks, skipping comments', () => {
+    const seen: Array<{ id: string | undefined; data: string }> = [];
+    const feed = parseSse((e) => seen.push(e));
+    const text =
+      ': connected\nretry: 3000\n\nid: 7\ndata: {"a":1}\n\nid: 8\r\ndata: {"b":\ndata: 2}\n\n: heartbeat\n\n';
+    for (let i = 0; i < text.length; i += 5) feed(text.slice(i, i + 5));
+    expect(seen).toEqual([
+      { id: '7', data: '{"a":1}' },
+      { id: '8', data: '{"b":\n2}' },
+    ]);
+  });
+
+  it('reads the real stream with an Authorization header and parses what the yard publishes', async () => {
+    const controller = new AbortController();
+    const res = await fetch(`${base}/t/acme/bridge/1.0/events/stream?topics=test/*`, {
+      headers: { authorization: key },
+      signal: controller.signal,
+    });
+    expect(res.status).toBe(200);
+    const seen: Array<{ id: string | undefined; data: string }> = [];
+    const feed = parseSse((e) => seen.push(e));
+    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+    const reading = (async () => {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        feed(value);
+      }
+    })().catch(() => undefined);
+    const sent = await t.call(
+      'acme',
+      'test/yard/events/vehicleEnteredYard',
+      { placa: 'CON1A23' },
+      { auth: key },
+    );
+    expect(sent.statusCode).toBe(200);
+    await until(() => seen.length > 0);
+    controller.abort();
+    await reading;
+    const event = JSON.parse(seen[0]!.data);
+    expect(event).toMatchObject({ topic: 'test/yard/vehicleEnteredYard', payload: { placa: 'CON1A23' } });
+    expect(seen[0]!.id).toBe(String(event.id));
+    expect(resumo(event)).toEqual({ topico: 'vehicleEnteredYard', texto: 'CON1A23', classe: '' });
+  });
+
+  it('summarizes a routine log by its outcome and a queue item by its plate', () => {
+    const log = (logRotina: object) => resumo({ topic: 'yms/patio/wsLogRotina', payload: { logRotina } });
+    expect(
+      log({ tipo: 'CONDICAO', nome: 'pesoRegistrado', mensagem: 'peso ausente', resultado: false }),
+    ).toEqual({
+      topico: 'wsLogRotina',
+      texto: 'pesoRegistrado: peso ausente',
+      classe: 'falha',
+    });
+    expect(log({ tipo: 'COMANDO', nome: 'alocarVaga', mensagem: 'vaga rua 1', sucesso: true }).classe).toBe(
+      'ok',
+    );
+    expect(
+      resumo({
+        topic: 'yms/patio/wsFilaItem',
+        payload: { operacao: 'CRIADO', fila: 'DOCA-1', filaItem: { id: 'x', placa: 'ABC1D23' } },
+      }).texto,
+    ).toBe('CRIADO DOCA-1: ABC1D23');
+  });
+});

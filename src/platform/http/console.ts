@@ -1,0 +1,38 @@
+import { readFileSync } from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import type { Platform } from '../context.ts';
+import { errors } from '../errors.ts';
+
+// The live console (docs/console.md): one static page per tenant, `/t/<tenant>/console`, with its
+// script and style under `/console/`. The page holds no data and no secret: the operator types an
+// API key, which the browser sends on every call and on the event stream, like any client.
+
+const file = (name: string) => readFileSync(new URL(`./console/${name}`, import.meta.url), 'utf8');
+
+/** Scripts only from this origin, calls only to it: the page cannot be made to load or send elsewhere. */
+export const CONSOLE_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; " +
+  "base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+export function registerConsole(app: FastifyInstance, platform: Platform): void {
+  const page = file('index.html');
+  const assets: Record<string, { type: string; body: string }> = {
+    'console.js': { type: 'text/javascript; charset=utf-8', body: file('console.js') },
+    'console.css': { type: 'text/css; charset=utf-8', body: file('console.css') },
+  };
+  app.get('/t/:tenant/console', { schema: { hide: true } }, async (request, reply) => {
+    const { tenant } = request.params as { tenant: string };
+    if (!(await platform.tenants.find(tenant))) throw errors.notFound(`Tenant ${tenant} not found`);
+    return reply
+      .header('content-security-policy', CONSOLE_CSP)
+      .header('x-content-type-options', 'nosniff')
+      .header('cache-control', 'no-cache')
+      .type('text/html; charset=utf-8')
+      .send(page);
+  });
+  app.get('/console/:asset', { schema: { hide: true } }, async (request, reply) => {
+    const asset = assets[(request.params as { asset: string }).asset];
+    if (!asset) throw errors.notFound('Not found');
+    return reply.header('x-content-type-options', 'nosniff').type(asset.type).send(asset.body);
+  });
+}
