@@ -8,7 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import type { BenchContext } from './entities.ts';
-import { busyBetween, cpuTimes, createTenant, envInt, fmt, post, ratio } from './harness.ts';
+import { busyBetween, cpuTimes, createTenant, envInt, fmt, post, ratio, watchProcess } from './harness.ts';
 
 // (k) Export throughput and memory: yms/patio `exportVeiculo` of N vehicles to CSV, as the durable
 // job (keyset batches of 2,000 rows into the blob store), set against PostgreSQL's own
@@ -79,16 +79,7 @@ async function exportThroughPonte(bench: BenchContext, tenant: string, apiKey: s
   const auth = { authorization: apiKey };
   const api = `${bench.ponte}/t/${tenant}/bridge/1.0/rest`;
   await new Promise((resolve) => setTimeout(resolve, 1000));
-  const rssBefore = process.memoryUsage().rss;
-  let rssPeak = rssBefore;
-  let heapPeak = process.memoryUsage().heapUsed;
-  const sampler = setInterval(() => {
-    const m = process.memoryUsage();
-    rssPeak = Math.max(rssPeak, m.rss);
-    heapPeak = Math.max(heapPeak, m.heapUsed);
-  }, SAMPLE_MS);
-  const cpuStart = process.cpuUsage();
-  const machineStart = cpuTimes();
+  const watch = watchProcess(SAMPLE_MS);
   const start = performance.now();
   try {
     const started = await post(
@@ -117,8 +108,7 @@ async function exportThroughPonte(bench: BenchContext, tenant: string, apiKey: s
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
     const seconds = (performance.now() - start) / 1000;
-    const cpu = process.cpuUsage(cpuStart);
-    const machineBusy = busyBetween(machineStart, cpuTimes());
+    const cost = watch.stop();
     if (status.state !== 'done' || status.rows !== rows)
       throw new Error(`the export of ${rows} rows ended as ${status.text}`);
     const url = new URL(status.downloadUrl);
@@ -131,14 +121,10 @@ async function exportThroughPonte(bench: BenchContext, tenant: string, apiKey: s
       rows,
       bytes: status.size,
       seconds,
-      rssBefore,
-      rssPeak,
-      heapPeak,
-      nodeCpuSeconds: (cpu.user + cpu.system) / 1e6,
-      machineBusy,
+      ...cost,
     } satisfies ExportMeasured;
   } finally {
-    clearInterval(sampler);
+    watch.stop();
   }
 }
 

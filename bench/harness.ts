@@ -195,3 +195,42 @@ export async function createTenant(ponte: string, adminToken: string, name: stri
   if (key.status !== 201) throw new Error(`key creation failed: ${key.status} ${key.text}`);
   return (key.json as { apiKey: string }).apiKey;
 }
+
+/** What a long job cost this process: memory before and at its peak, CPU, how busy the machine was. */
+export interface ProcessCost {
+  rssBefore: number;
+  rssPeak: number;
+  heapPeak: number;
+  nodeCpuSeconds: number;
+  machineBusy: number;
+}
+
+/**
+ * Starts watching this process while a long job (an import, an export) runs: RSS and heap sampled
+ * every `sampleMs`, CPU and machine time from now. `stop()` ends the sampling and answers the cost.
+ */
+export function watchProcess(sampleMs = 200): { stop(): ProcessCost } {
+  const rssBefore = process.memoryUsage().rss;
+  let rssPeak = rssBefore;
+  let heapPeak = process.memoryUsage().heapUsed;
+  const sampler = setInterval(() => {
+    const m = process.memoryUsage();
+    rssPeak = Math.max(rssPeak, m.rss);
+    heapPeak = Math.max(heapPeak, m.heapUsed);
+  }, sampleMs);
+  const cpuStart = process.cpuUsage();
+  const machineStart = cpuTimes();
+  return {
+    stop() {
+      clearInterval(sampler);
+      const cpu = process.cpuUsage(cpuStart);
+      return {
+        rssBefore,
+        rssPeak,
+        heapPeak,
+        nodeCpuSeconds: (cpu.user + cpu.system) / 1e6,
+        machineBusy: busyBetween(machineStart, cpuTimes()),
+      };
+    },
+  };
+}

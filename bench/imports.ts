@@ -11,7 +11,7 @@ import { readRows } from '../src/platform/imports/reader.ts';
 import { compile } from '../src/platform/validation.ts';
 import { comumImports } from '../src/services/erp_agr/com_comum/imports.ts';
 import type { BenchContext } from './entities.ts';
-import { busyBetween, cpuTimes, createTenant, envInt, fmt, post, ratio } from './harness.ts';
+import { busyBetween, cpuTimes, createTenant, envInt, fmt, post, ratio, watchProcess } from './harness.ts';
 
 // (g) Import throughput and memory: a CSV of com_comum `Pessoa` rows, written to a temporary file
 // as a stream, uploaded to the signed URL, imported by `importPessoa` as the durable job, and set
@@ -228,16 +228,7 @@ async function importThroughPonte(
 
   await quiet(bench.databaseUrl);
   await new Promise((resolve) => setTimeout(resolve, 1000));
-  const rssBefore = process.memoryUsage().rss;
-  let rssPeak = rssBefore;
-  let heapPeak = process.memoryUsage().heapUsed;
-  const sampler = setInterval(() => {
-    const m = process.memoryUsage();
-    rssPeak = Math.max(rssPeak, m.rss);
-    heapPeak = Math.max(heapPeak, m.heapUsed);
-  }, SAMPLE_MS);
-  const cpuStart = process.cpuUsage();
-  const machineStart = cpuTimes();
+  const watch = watchProcess(SAMPLE_MS);
   const start = performance.now();
   try {
     const { result: status, ms } = await timeStatements(async () => {
@@ -276,22 +267,18 @@ async function importThroughPonte(
       }
     });
     const seconds = (performance.now() - start) / 1000;
-    const cpu = process.cpuUsage(cpuStart);
+    const cost = watch.stop();
     if (status.state !== 'done' || status.succeeded !== rows || status.failed !== 0)
       throw new Error(`the import of ${rows} rows ended as ${status.text}`);
     return {
       rows,
       bytes,
       seconds,
-      rssBefore,
-      rssPeak,
-      heapPeak,
-      nodeCpuSeconds: (cpu.user + cpu.system) / 1e6,
-      machineBusy: busyBetween(machineStart, cpuTimes()),
+      ...cost,
       ms,
     };
   } finally {
-    clearInterval(sampler);
+    watch.stop();
   }
 }
 
