@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { boolean, date, doublePrecision, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, testApp } from '../../../test/harness.ts';
+import { importFile as runImport, upload as uploadFile } from '../../../test/transfers.ts';
 import { allServices } from '../../services/index.ts';
 import { rowsOf } from '../db/database.ts';
 import { tenantColumn } from '../db/tenancy.ts';
@@ -87,29 +88,11 @@ beforeAll(async () => {
   otherKey = await t.tenant('globex');
 });
 
-async function upload(
-  fileName: string,
-  content: string | Buffer,
-  auth = key,
-  tenant = 'acme',
-): Promise<string> {
-  const res = await t.call(tenant, 'platform/imports/actions/requestUploadUrl', { fileName }, { auth });
-  expect(res.statusCode, res.body).toBe(200);
-  const { arquivo, uploadUrl } = res.json();
-  const url = new URL(uploadUrl);
-  const put = await t.app.inject({ method: 'PUT', url: `${url.pathname}${url.search}`, payload: content });
-  expect(put.statusCode, put.body).toBe(200);
-  return arquivo;
-}
+const upload = (fileName: string, content: string | Buffer, auth = key, tenant = 'acme') =>
+  uploadFile(t, tenant, auth, fileName, content);
 
-async function importFile(config: Record<string, unknown>, auth = key, tenant = 'acme') {
-  const res = await t.call(tenant, 'test/cadastro/actions/importPessoa', { config }, { auth });
-  expect(res.statusCode, res.body).toBe(200);
-  const { importJobId } = res.json();
-  await t.platform.jobs.drain();
-  const status = await t.call(tenant, 'platform/imports/queries/getImport', { importJobId }, { auth });
-  return { importJobId, status: status.json() };
-}
+const importFile = (config: Record<string, unknown>, auth = key, tenant = 'acme') =>
+  runImport(t, tenant, auth, 'test/cadastro/actions/importPessoa', config);
 
 const people = (tenant = 'acme') =>
   t.db.tenant(tenant, async (tx) =>

@@ -2,6 +2,7 @@ import { getTableColumns } from 'drizzle-orm';
 import { getTableConfig, type PgTable } from 'drizzle-orm/pg-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, testApp } from '../../../../test/harness.ts';
+import { importFile as runImport, upload } from '../../../../test/transfers.ts';
 import type { Operation } from '../../../platform/registry.ts';
 import { compile } from '../../../platform/validation.ts';
 import { comCall } from './fixtures.ts';
@@ -104,17 +105,8 @@ describe('imports end to end', () => {
   });
 
   async function importFile(kind: string, fileName: string, content: string) {
-    const up = await t.call('acme', 'platform/imports/actions/requestUploadUrl', { fileName }, { auth: key });
-    expect(up.statusCode, up.body).toBe(200);
-    const url = new URL(up.json().uploadUrl);
-    const put = await t.app.inject({ method: 'PUT', url: `${url.pathname}${url.search}`, payload: content });
-    expect(put.statusCode).toBe(200);
-    const res = await acme(`actions/import${kind}`, { config: { arquivo: up.json().arquivo } });
-    expect(res.statusCode, res.body).toBe(200);
-    const { importJobId } = res.json();
-    await t.platform.jobs.drain();
-    const status = await t.call('acme', 'platform/imports/queries/getImport', { importJobId }, { auth: key });
-    return { importJobId, status: status.json() };
+    const arquivo = await upload(t, 'acme', key, fileName, content);
+    return runImport(t, 'acme', key, `erp_agr/com_comum/actions/import${kind}`, { arquivo });
   }
 
   it('imports natural persons from CSV into the table pesquisarCliente reads', async () => {

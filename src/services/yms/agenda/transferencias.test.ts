@@ -1,6 +1,7 @@
 import { asc, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, tableCounts, testApp } from '../../../../test/harness.ts';
+import { exportFile, importFile, upload as uploadFile } from '../../../../test/transfers.ts';
 import { ExportEventStatus, ImportEventStatus } from '../../../platform/imports/events.ts';
 import { Type } from '../../../platform/schema.ts';
 import { validate } from '../../../platform/validation.ts';
@@ -41,47 +42,16 @@ beforeAll(async () => {
   }
 });
 
-async function upload(tenant: string, fileName: string, content: string): Promise<string> {
-  const res = await t.call(
-    tenant,
-    'platform/imports/actions/requestUploadUrl',
-    { fileName },
-    { auth: keys[tenant] },
-  );
-  expect(res.statusCode, res.body).toBe(200);
-  const { arquivo, uploadUrl } = res.json();
-  const url = new URL(uploadUrl);
-  const put = await t.app.inject({ method: 'PUT', url: `${url.pathname}${url.search}`, payload: content });
-  expect(put.statusCode, put.body).toBe(200);
-  return arquivo;
-}
+const upload = (tenant: string, fileName: string, content: string) =>
+  uploadFile(t, tenant, keys[tenant]!, fileName, content);
 
 async function importar(tenant: string, kind: string, fileName: string, content: string, config = {}) {
   const arquivo = await upload(tenant, fileName, content);
-  const res = await api[tenant]!(`actions/import${kind}`, { config: { arquivo, ...config } });
-  expect(res.statusCode, res.body).toBe(200);
-  const { importJobId } = res.json();
-  await t.platform.jobs.drain();
-  const auth = { auth: keys[tenant] };
-  const status = await t.call(tenant, 'platform/imports/queries/getImport', { importJobId }, auth);
-  const errors = await t.call(tenant, 'platform/imports/queries/listImportErrors', { importJobId }, auth);
-  return { importJobId, status: status.json(), errors: errors.json().errors as unknown[] };
+  return importFile(t, tenant, keys[tenant]!, `yms/agenda/actions/import${kind}`, { arquivo, ...config });
 }
 
-async function exportar(tenant: string, kind: string, config: Record<string, unknown> = {}) {
-  const res = await api[tenant]!(`actions/export${kind}`, { config });
-  expect(res.statusCode, res.body).toBe(200);
-  const { exportJobId } = res.json();
-  await t.platform.jobs.drain();
-  const status = (
-    await t.call(tenant, 'platform/exports/queries/getExport', { exportJobId }, { auth: keys[tenant] })
-  ).json();
-  expect(status.state, JSON.stringify(status)).toBe('done');
-  const url = new URL(status.downloadUrl);
-  const file = await t.app.inject({ method: 'GET', url: `${url.pathname}${url.search}` });
-  expect(file.statusCode).toBe(200);
-  return { exportJobId, status, text: file.body };
-}
+const exportar = (tenant: string, kind: string, config: Record<string, unknown> = {}) =>
+  exportFile(t, tenant, keys[tenant]!, `yms/agenda/actions/export${kind}`, config);
 
 const jsonl = (text: string) =>
   text
