@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { executeJob, type Platform } from '../context.ts';
+import { type Ctx, executeJob, type Platform } from '../context.ts';
 import { rowsOf, type Tx } from '../db/database.ts';
 import { Pump } from '../pump.ts';
 import { jobs } from './tables.ts';
@@ -205,4 +205,19 @@ export class JobQueue {
     }
     return true;
   }
+}
+
+/**
+ * The job behind a tracked piece of work (an import, an export: the job's id is the record's) when
+ * it gave up for good while the record was not done: its last error, or null without one.
+ * Undefined while the job may still run. The record's queries report such work as failed.
+ */
+export async function jobAbandonado(
+  ctx: Pick<Ctx, 'store'>,
+  jobId: string,
+  recordState: string,
+): Promise<{ lastError: string | null } | undefined> {
+  if (recordState === 'done') return undefined;
+  const [job] = await ctx.store.select(jobs, eq(jobs.id, jobId));
+  return job?.state === 'failed' ? { lastError: job.lastError } : undefined;
 }

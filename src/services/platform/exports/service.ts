@@ -6,6 +6,7 @@ import { exportEventStatus, runExport } from '../../../platform/exports/runner.t
 import { exports } from '../../../platform/exports/tables.ts';
 import { filterFieldsOf } from '../../../platform/exports/target.ts';
 import { ExportEventStatus } from '../../../platform/imports/events.ts';
+import { jobAbandonado } from '../../../platform/jobs/queue.ts';
 import { jobs } from '../../../platform/jobs/tables.ts';
 import { action, defineService, query } from '../../../platform/registry.ts';
 import { Type } from '../../../platform/schema.ts';
@@ -83,10 +84,10 @@ export default defineService({
         if (!row) throw E.exportNotFound({ id: input.exportJobId });
         const status = await exportEventStatus(ctx.platform, ctx.tx, ctx.tenant.name, row.id, URL_SECONDS);
         // A job that gave up for good (the database kept failing) ends the export too.
-        const [job] = await ctx.store.select(jobs, eq(jobs.id, row.id));
-        if (job?.state === 'failed' && row.state !== 'done') {
+        const abandonado = await jobAbandonado(ctx, row.id, row.state);
+        if (abandonado) {
           status.state = 'failed';
-          status.lastError ??= job.lastError;
+          status.lastError ??= abandonado.lastError;
         }
         const out: Record<string, unknown> = {};
         for (const [k, v] of Object.entries(status)) if (v !== null && v !== undefined) out[k] = v;

@@ -6,6 +6,7 @@ import { ImportConfig } from '../../../platform/imports/actions.ts';
 import { formatOf } from '../../../platform/imports/reader.ts';
 import { runImport } from '../../../platform/imports/runner.ts';
 import { importErrors, imports } from '../../../platform/imports/tables.ts';
+import { jobAbandonado } from '../../../platform/jobs/queue.ts';
 import { jobs } from '../../../platform/jobs/tables.ts';
 import { action, defineService, query } from '../../../platform/registry.ts';
 import { DateTime, Int64, Type } from '../../../platform/schema.ts';
@@ -113,22 +114,21 @@ export default defineService({
         const [row] = await ctx.store.select(imports, eq(imports.id, input.importJobId));
         if (!row) throw E.importNotFound({ id: input.importJobId });
         // A job that gave up for good (the database kept failing) ends the import too.
-        const [job] = await ctx.store.select(jobs, eq(jobs.id, row.id));
-        const jobFailed = job?.state === 'failed' && row.state !== 'done';
+        const abandonado = await jobAbandonado(ctx, row.id, row.state);
         return {
           importJobId: row.id,
           service: row.service,
           kind: row.kind,
           arquivo: row.fileKey,
           formato: row.format,
-          state: jobFailed ? 'failed' : row.state,
+          state: abandonado ? 'failed' : row.state,
           size: row.size,
           bytesRead: row.state === 'done' ? row.size : row.bytesRead,
           processed: row.processed,
           succeeded: row.succeeded,
           failed: row.failed,
-          ...((row.lastError ?? (jobFailed ? job?.lastError : null))
-            ? { lastError: (row.lastError ?? job?.lastError)! }
+          ...((row.lastError ?? abandonado?.lastError)
+            ? { lastError: (row.lastError ?? abandonado?.lastError)! }
             : {}),
           createdAt: row.createdAt.toISOString(),
           ...(row.startedAt ? { startedAt: row.startedAt.toISOString() } : {}),
