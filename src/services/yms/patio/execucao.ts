@@ -273,6 +273,41 @@ async function registrarEtapa(
   ]);
 }
 
+/** Inserts a running execution at its initial sequence, with the INICIADA step of its history. */
+async function novaExecucao(
+  ctx: ExecCtx,
+  values: Pick<
+    typeof execucaoCircuito.$inferInsert,
+    | 'circuitoId'
+    | 'veiculoId'
+    | 'motoristaId'
+    | 'composicaoVeiculoId'
+    | 'agendaId'
+    | 'execucaoPaiId'
+    | 'ramoEtapaN'
+  >,
+  inicialId: string,
+  origem: string,
+): Promise<ExecucaoRow> {
+  const now = ctx.now();
+  const who = quem(ctx as Ctx);
+  const [row] = (await ctx.store
+    .insert(execucaoCircuito, [
+      {
+        ...values,
+        sequenciaAtualId: inicialId,
+        sequenciaAtualDesde: now,
+        situacao: 'EXECUTANDO',
+        iniciadaEm: now,
+        createdBy: who,
+        lastModifiedBy: who,
+      },
+    ])
+    .returning()) as [ExecucaoRow];
+  await registrarEtapa(ctx, row.id, { sequenciaCircuitoId: inicialId, acao: 'INICIADA', origem }, now);
+  return row;
+}
+
 /** Occupies one given spot for the vehicle (the agenda's initial spot), locking it; 422 unless free. */
 async function ocuparVaga(ctx: ExecCtx, vagaId: string, veiculoId: string, plantaId: string) {
   const [v] = await ctx.tx
@@ -338,36 +373,23 @@ export async function iniciarExecucao(ctx: ExecCtx, input: InicioExecucao): Prom
   }
   const motoristaId = input.motoristaId ?? null;
   await livreParaExecutar(ctx, v.id, motoristaId);
-  const now = ctx.now();
-  const who = quem(ctx as Ctx);
   let row: ExecucaoRow;
   try {
-    [row] = (await ctx.store
-      .insert(execucaoCircuito, [
-        {
-          circuitoId: c.id,
-          veiculoId: v.id,
-          motoristaId,
-          composicaoVeiculoId: input.composicaoVeiculoId ?? null,
-          agendaId: input.agendaId ?? null,
-          sequenciaAtualId: inicial.id,
-          sequenciaAtualDesde: now,
-          situacao: 'EXECUTANDO',
-          iniciadaEm: now,
-          createdBy: who,
-          lastModifiedBy: who,
-        },
-      ])
-      .returning()) as [ExecucaoRow];
+    row = await novaExecucao(
+      ctx,
+      {
+        circuitoId: c.id,
+        veiculoId: v.id,
+        motoristaId,
+        composicaoVeiculoId: input.composicaoVeiculoId ?? null,
+        agendaId: input.agendaId ?? null,
+      },
+      inicial.id,
+      input.origem ?? origemManual(ctx),
+    );
   } catch (err) {
     conflitoDeExecucao(err, v.placa, motoristaId);
   }
-  await registrarEtapa(
-    ctx,
-    row.id,
-    { sequenciaCircuitoId: inicial.id, acao: 'INICIADA', origem: input.origem ?? origemManual(ctx) },
-    now,
-  );
   if (input.vagaInicialId) await ocuparVaga(ctx, input.vagaInicialId, v.id, c.plantaId);
   return row;
 }
@@ -599,28 +621,21 @@ export async function iniciarRamo(
   const [inicial] = await sequenciasDe(ctx, sub.id);
   if (!inicial) throw E.circuitoSemSequencias({ codigo: sub.codigo, id: sub.id });
   const n = await etapaAberta(ctx, pai.id);
-  const now = ctx.now();
-  const who = quem(ctx as Ctx);
-  const [ramo] = (await ctx.store
-    .insert(execucaoCircuito, [
-      {
-        circuitoId: sub.id,
-        veiculoId: pai.veiculoId,
-        motoristaId: pai.motoristaId,
-        composicaoVeiculoId: pai.composicaoVeiculoId,
-        agendaId: pai.agendaId,
-        execucaoPaiId: pai.id,
-        ramoEtapaN: n ?? null,
-        sequenciaAtualId: inicial.id,
-        sequenciaAtualDesde: now,
-        situacao: 'EXECUTANDO',
-        iniciadaEm: now,
-        createdBy: who,
-        lastModifiedBy: who,
-      },
-    ])
-    .returning()) as [ExecucaoRow];
-  await registrarEtapa(ctx, ramo.id, { sequenciaCircuitoId: inicial.id, acao: 'INICIADA', origem }, now);
+  const ramo = await novaExecucao(
+    ctx,
+    {
+      circuitoId: sub.id,
+      veiculoId: pai.veiculoId,
+      motoristaId: pai.motoristaId,
+      composicaoVeiculoId: pai.composicaoVeiculoId,
+      agendaId: pai.agendaId,
+      execucaoPaiId: pai.id,
+      ramoEtapaN: n ?? null,
+    },
+    inicial.id,
+    origem,
+  );
+  const now = ramo.iniciadaEm;
   await ctx.store.insert(historicoExecucaoCircuito, [
     {
       execucaoCircuitoId: pai.id,
