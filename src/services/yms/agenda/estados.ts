@@ -1,5 +1,6 @@
-import { and, eq, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, eq, ne, or, type SQL } from 'drizzle-orm';
 import type { Ctx } from '../../../platform/context.ts';
+import { inSavepoint } from '../../../platform/db/savepoint.ts';
 import { ApiError } from '../../../platform/errors.ts';
 import type { EventRecord } from '../../../platform/events/outbox.ts';
 import type { SubscriptionDeclaration } from '../../../platform/registry.ts';
@@ -297,15 +298,8 @@ export async function aoCancelarExecucao(ctx: Ctx, event: EventRecord): Promise<
   const motivo = `execução de circuito ${payload.execucaoCircuitoId} cancelada no pátio${
     payload.motivo ? `: ${payload.motivo}` : ''
   }`;
-  await ctx.tx.execute(sql`savepoint cancelar_agenda`);
-  try {
-    await cancelar(ctx, atual, motivo.slice(0, 255));
-    await ctx.tx.execute(sql`release savepoint cancelar_agenda`);
-  } catch (err) {
-    if (!(err instanceof ApiError) || err.status >= 500) throw err;
-    await ctx.tx.execute(sql`rollback to savepoint cancelar_agenda`);
-    ignorar(err.message);
-  }
+  const cancelada = await inSavepoint(ctx, () => cancelar(ctx, atual, motivo.slice(0, 255)));
+  if (!cancelada.ok) ignorar(cancelada.error.message);
 }
 
 type ExecucaoFinalizada = { execucaoCircuitoId: string; agendaId?: string; execucaoPaiId?: string };

@@ -1,6 +1,6 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Ctx } from '../../../platform/context.ts';
-import { ApiError } from '../../../platform/errors.ts';
+import { inSavepoint } from '../../../platform/db/savepoint.ts';
 import type { JobDeclaration } from '../../../platform/registry.ts';
 import { action } from '../../../platform/registry.ts';
 import { Enum, Type } from '../../../platform/schema.ts';
@@ -141,18 +141,14 @@ export const agendaJobs: Record<string, JobDeclaration> = {
         await registrar({ inicioExecucao: 'FALHOU', motivoDeFalha: motivo });
         return { agendaId, inicioExecucao: 'FALHOU', motivo };
       }
-      await ctx.tx.execute(sql`savepoint iniciar_execucao`);
-      try {
-        const execucaoCircuitoId = await pedirInicioAoPatio(ctx, atual);
-        await ctx.tx.execute(sql`release savepoint iniciar_execucao`);
-        await registrar({ inicioExecucao: 'INICIADO', execucaoCircuitoId });
-        return { agendaId, inicioExecucao: 'INICIADO', execucaoCircuitoId };
-      } catch (err) {
-        if (!(err instanceof ApiError) || err.status >= 500) throw err;
-        await ctx.tx.execute(sql`rollback to savepoint iniciar_execucao`);
-        await registrar({ inicioExecucao: 'FALHOU', motivoDeFalha: err.message });
-        return { agendaId, inicioExecucao: 'FALHOU', motivo: err.message };
+      // A refusal of the yard is undone alone: the FALHOU it leads to is kept.
+      const inicio = await inSavepoint(ctx, () => pedirInicioAoPatio(ctx, atual));
+      if (inicio.ok) {
+        await registrar({ inicioExecucao: 'INICIADO', execucaoCircuitoId: inicio.value });
+        return { agendaId, inicioExecucao: 'INICIADO', execucaoCircuitoId: inicio.value };
       }
+      await registrar({ inicioExecucao: 'FALHOU', motivoDeFalha: inicio.error.message });
+      return { agendaId, inicioExecucao: 'FALHOU', motivo: inicio.error.message };
     },
   },
 };

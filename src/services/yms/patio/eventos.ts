@@ -1,5 +1,6 @@
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import type { Ctx } from '../../../platform/context.ts';
+import { inSavepoint } from '../../../platform/db/savepoint.ts';
 import { event, query } from '../../../platform/registry.ts';
 import { DateTime, Record as SpecRecord, type Static, Type } from '../../../platform/schema.ts';
 import { normalizePlaca } from './entities.ts';
@@ -14,7 +15,7 @@ import {
   sequenciasDe,
   trocarMotorista,
 } from './execucao.ts';
-import { avaliarCondicaoDaEtapa, avancar, emSavepoint, processarEtapa } from './rotinas.ts';
+import { avaliarCondicaoDaEtapa, avancar, processarEtapa } from './rotinas.ts';
 import { area, controleArea, motorista, planta, presencaPatio, vaga, veiculo } from './tables.ts';
 import { alocarVaga, liberarVaga } from './vagas.ts';
 
@@ -144,7 +145,7 @@ async function avancarSeProxima(ctx: Ctx, exec: ExecucaoRow, areaId: string, f: 
   // outside the savepoint, so that the log of a refusal is kept.
   const condicao = await avaliarCondicaoDaEtapa(ctx, exec, proxima);
   if (condicao && !condicao.resultado) return exec;
-  const movida = await emSavepoint(ctx, () =>
+  const movida = await inSavepoint(ctx, () =>
     avancar(ctx, exec, origemEvento(evento), { quando: f.quando, ignorarCondicao: true }),
   );
   return movida.ok ? movida.value : exec;

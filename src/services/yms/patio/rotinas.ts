@@ -1,5 +1,6 @@
-import { and, count, eq, isNull, sql } from 'drizzle-orm';
+import { and, count, eq, isNull } from 'drizzle-orm';
 import type { Ctx } from '../../../platform/context.ts';
+import { inSavepoint } from '../../../platform/db/savepoint.ts';
 import { ApiError } from '../../../platform/errors.ts';
 import { E } from './errors.ts';
 import {
@@ -449,23 +450,6 @@ export async function resolverRotina(
 /** Whether the error is the refusal of a rule (4xx) rather than a failure of the system. */
 const recusa = (err: unknown): err is ApiError => err instanceof ApiError && err.status < 500;
 
-/** Runs `work` in a savepoint: a refusal rolls its changes back and is returned, the transaction goes on. */
-export async function emSavepoint<T>(
-  ctx: Ctx,
-  work: () => Promise<T>,
-): Promise<{ ok: true; value: T } | { ok: false; error: ApiError }> {
-  await ctx.tx.execute(sql`savepoint rotina`);
-  try {
-    const value = await work();
-    await ctx.tx.execute(sql`release savepoint rotina`);
-    return { ok: true, value };
-  } catch (err) {
-    await ctx.tx.execute(sql`rollback to savepoint rotina`);
-    if (recusa(err)) return { ok: false, error: err };
-    throw err;
-  }
-}
-
 export interface Execucao {
   tipo: TipoRotina;
   nome: string;
@@ -533,7 +517,7 @@ export async function executarComando(
   const base = { tipo: 'COMANDO' as const, nome, parametros };
   const detalhes: NonNullable<Execucao['detalhes']> = [];
   let composta = false;
-  const outcome = await emSavepoint(ctx, async () => {
+  const outcome = await inSavepoint(ctx, async () => {
     const found = await resolverRotina(ctx, 'COMANDO', nome);
     if (found.builtin) {
       validarParametros('COMANDO', nome, parametros);
@@ -853,14 +837,14 @@ export async function processarEtapa(ctx: Ctx, execucaoId: string): Promise<void
       const destino = sequencias[sequencias.findIndex((s) => s.id === exec.sequenciaAtualId) + 1];
       const condicao = destino ? await avaliarCondicaoDaEtapa(ctx, exec, destino) : undefined;
       if (condicao && !condicao.resultado) return;
-      const movida = await emSavepoint(ctx, () =>
+      const movida = await inSavepoint(ctx, () =>
         avancar(ctx, exec, `RAMO:${ramo.id}`, { ignorarCondicao: true }),
       );
       if (!movida.ok) return;
       continue;
     }
     if (seq.subCircuitoId) {
-      const iniciado = await emSavepoint(ctx, () =>
+      const iniciado = await inSavepoint(ctx, () =>
         iniciarRamo(ctx, exec, seq.subCircuitoId!, `ETAPA:${seq.id}`),
       );
       if (!iniciado.ok) return;

@@ -1,0 +1,25 @@
+import { sql } from 'drizzle-orm';
+import type { Ctx } from '../context.ts';
+import { ApiError } from '../errors.ts';
+
+/**
+ * Runs `work` inside a savepoint of the caller's transaction. A refusal (an ApiError below 500)
+ * rolls back what `work` did and is answered, so the transaction goes on; anything else is thrown
+ * as it came. Nested calls nest (PostgreSQL releases or rolls back the latest savepoint of a name).
+ * On PostgreSQL a nested `tx.transaction()` is not available here (database.ts): this is the way.
+ */
+export async function inSavepoint<T>(
+  ctx: Pick<Ctx, 'tx'>,
+  work: () => Promise<T>,
+): Promise<{ ok: true; value: T } | { ok: false; error: ApiError }> {
+  await ctx.tx.execute(sql`savepoint ponte_work`);
+  try {
+    const value = await work();
+    await ctx.tx.execute(sql`release savepoint ponte_work`);
+    return { ok: true, value };
+  } catch (err) {
+    await ctx.tx.execute(sql`rollback to savepoint ponte_work`);
+    if (err instanceof ApiError && err.status < 500) return { ok: false, error: err };
+    throw err;
+  }
+}
