@@ -2,6 +2,7 @@ import { and, asc, count, eq, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Ctx } from '../context.ts';
 import { errors } from '../errors.ts';
+import { MAX_INTEGER } from '../storable.ts';
 import type { EntityDeclaration, EntityRow } from './entity.ts';
 import { compileFilter, compileOrderBy } from './filter.ts';
 
@@ -11,6 +12,8 @@ import { compileFilter, compileOrderBy } from './filter.ts';
 export const DEFAULT_PAGE_SIZE = 10;
 export const MAX_PAGE_SIZE = 1000;
 export const MAX_BULK = 1000;
+/** The last page index: the row offset (page × size) stays an exact integer, far inside int64. */
+export const MAX_PAGE_INDEX = Math.floor(MAX_INTEGER / MAX_PAGE_SIZE);
 
 export interface ListQuery {
   /** The page index (spec: `offset` as in recPageRequest), from 0. */
