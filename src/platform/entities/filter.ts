@@ -2,7 +2,8 @@ import { asc, desc, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { escapeLike } from '../db/search.ts';
 import { errors } from '../errors.ts';
-import { MAX_INTEGER, utcYear, yearInRange } from '../storable.ts';
+import { MAX_INTEGER } from '../storable.ts';
+import { integerLimit, isDate, isDateTime, isUuid } from './literals.ts';
 
 // The list query language of generic entities (DESIGN.md "Persistence"): `filter` and `orderby` of
 // `GET .../entities/<e>`. A tokenizer, a recursive-descent parser to a small AST, and a compiler
@@ -238,51 +239,6 @@ class Parser {
 
 // ---- Compiler ----
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATETIME =
-  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|([+-])(\d{2}):?(\d{2}))?$/i;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-function isCalendarDate(year: string, month: string, day: string): boolean {
-  const d = new Date(0);
-  d.setUTCFullYear(Number(year), Number(month) - 1, Number(day));
-  // Years outside 0001-9999 are no date PostgreSQL reads (docs/platform.md "Refused input").
-  return (
-    d.getUTCFullYear() === Number(year) &&
-    d.getUTCMonth() === Number(month) - 1 &&
-    yearInRange(d.getUTCFullYear())
-  );
-}
-
-function isDate(text: string): boolean {
-  const m = DATE.exec(text);
-  return m !== null && isCalendarDate(m[1]!, m[2]!, m[3]!);
-}
-
-function isDateTime(text: string): boolean {
-  const m = DATETIME.exec(text);
-  if (!m || !isCalendarDate(m[1]!, m[2]!, m[3]!)) return false;
-  const [hour, minute, second] = m.slice(4, 7).map((v) => Number(v ?? 0));
-  const [offsetHour, offsetMinute] = m.slice(8, 10).map((v) => Number(v ?? 0));
-  const offset = (m[7] === '-' ? -1 : 1) * (offsetHour! * 60 + offsetMinute!);
-  return (
-    hour! < 24 &&
-    minute! < 60 &&
-    second! < 60 &&
-    offsetHour! < 24 &&
-    offsetMinute! < 60 &&
-    yearInRange(utcYear(Number(m[1]), Number(m[2]), Number(m[3]), hour, minute, second, offset))
-  );
-}
-
-/** The largest integer a column holds: int4 and int2 columns hold less than an input integer may. */
-function integerLimit(column: FilterField['column']): number {
-  const type = (column as { columnType?: string }).columnType;
-  if (type === 'PgInteger' || type === 'PgSerial') return 2 ** 31 - 1;
-  if (type === 'PgSmallInt' || type === 'PgSmallSerial') return 2 ** 15 - 1;
-  return MAX_INTEGER;
-}
-
 /** `50%_off` must match literally: LIKE's wildcards and its default escape `\` are escaped. */
 function likePattern(text: string): string {
   return `%${escapeLike(text)}%`;
@@ -387,9 +343,7 @@ class Compiler {
           ? literal.value
           : mismatch('an ISO 8601 date-time string of the years 0001 to 9999');
       case 'uuid':
-        return literal.kind === 'string' && UUID.test(literal.value)
-          ? literal.value
-          : mismatch('a uuid string');
+        return literal.kind === 'string' && isUuid(literal.value) ? literal.value : mismatch('a uuid string');
     }
   }
 }
