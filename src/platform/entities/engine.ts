@@ -82,19 +82,26 @@ export class EntityEngine {
     return row;
   }
 
-  async list(ctx: Ctx, query: ListQuery, extra?: SQL): Promise<{ rows: EntityRow[]; total: number }> {
+  /**
+   * A page of rows. `extra` may be given as a lookup (a child collection's parent): the filter and
+   * orderby are compiled first, so a bad expression is a 400 whether or not the parent exists.
+   */
+  async list(
+    ctx: Ctx,
+    query: ListQuery,
+    extra?: SQL | (() => Promise<SQL>),
+  ): Promise<{ rows: EntityRow[]; total: number }> {
     const size = query.size ?? DEFAULT_PAGE_SIZE;
     const page = query.offset ?? 0;
-    const conditions = [
-      await this.scoped(ctx, extra),
-      query.filter ? compileFilter(query.filter, this.decl.filterFields) : undefined,
-    ].filter((c): c is SQL => c !== undefined);
-    const where = ctx.store.scope(this.decl.table, conditions.length ? and(...conditions) : undefined);
+    const filter = query.filter ? compileFilter(query.filter, this.decl.filterFields) : undefined;
     // A stable order whatever the caller asks: the id breaks ties.
     const order = [
       ...(query.orderby ? compileOrderBy(query.orderby, this.decl.filterFields) : []),
       asc(this.columns.id!),
     ];
+    const within = typeof extra === 'function' ? await extra() : extra;
+    const conditions = [await this.scoped(ctx, within), filter].filter((c): c is SQL => c !== undefined);
+    const where = ctx.store.scope(this.decl.table, conditions.length ? and(...conditions) : undefined);
     const [rows, [total]] = await Promise.all([
       ctx.tx
         .select()

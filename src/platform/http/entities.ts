@@ -19,7 +19,7 @@ import { authenticator, BRIDGE, methodNotAllowed, type Parts } from './access.ts
 
 export const TOTAL_COUNT_HEADER = 'x-total-count';
 
-const ListQuery = Type.Object({
+export const ListQuery = Type.Object({
   offset: Type.Optional(
     Type.Integer({ minimum: 0, maximum: MAX_PAGE_INDEX, description: 'page index, from 0' }),
   ),
@@ -192,8 +192,8 @@ export function registerEntities(
       url,
       { params: ParentParams, querystring: ListQuery, ...ok(childMany) },
       async (ctx, r) => {
-        const { where } = await parentOf(ctx, r);
-        const { rows, total } = await child.list(ctx, r.query as never, where);
+        const parent = async () => (await parentOf(ctx, r)).where;
+        const { rows, total } = await child.list(ctx, r.query as never, parent);
         return { body: rows, total };
       },
       `Lists ${childName} of a ${entity.name}`,
