@@ -1,5 +1,5 @@
 // What an input may hold so that PostgreSQL can store it and JSON can give it back unchanged
-// (docs/platform.md "Errors": refused input). Validation (validation.ts) and the filter language
+// (docs/platform.md "Refused input"). Validation (validation.ts) and the filter language
 // (entities/filter.ts) apply these limits, so no value beyond them ever reaches the database.
 
 /**
