@@ -17,7 +17,13 @@ import { registerAdmin } from './http/admin.ts';
 import { registerBlobRoutes } from './http/blobs.ts';
 import { type MetadataProvider, registerBridge } from './http/bridge.ts';
 import { registerConsole } from './http/console.ts';
-import { installErrorHandling } from './http/errors.ts';
+import {
+  clientErrorHandler,
+  frameworkErrors,
+  installErrorHandling,
+  MAX_PARAM_LENGTH,
+} from './http/errors.ts';
+import { installInputParsing } from './http/input.ts';
 import { JobQueue } from './jobs/queue.ts';
 import { Registry, type ServiceDeclaration } from './registry.ts';
 import { runChecks } from './standard.ts';
@@ -71,24 +77,16 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
     exposeHeadRoutes: false,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    // Even what the router and Node's HTTP parser refuse answers the error body (docs/platform.md).
+    frameworkErrors: frameworkErrors(config.bodyLimit),
+    clientErrorHandler,
   });
   app.setValidatorCompiler(({ schema, httpPart }) =>
     compile(schema as never, httpPart === 'querystring' ? 'query' : 'body'),
   );
 
-  // JSON only (no text/plain parser), and an empty JSON body is an empty object.
-  const json = app.getDefaultJsonParser('error', 'error');
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text.trim() === '') return done(null, {});
-    return json(request, text, done);
-  });
-  // A POST without a body is an empty object: queries and signals with no fields are often sent so.
-  app.addHook('preValidation', async (request) => {
-    if (request.method !== 'GET' && (request.body === undefined || request.body === null)) request.body = {};
-  });
+  installInputParsing(app);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

@@ -2,6 +2,7 @@ import { and, asc, count, eq, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Ctx } from '../context.ts';
 import { errors } from '../errors.ts';
+import { MAX_INTEGER } from '../storable.ts';
 import type { EntityDeclaration, EntityRow } from './entity.ts';
 import { compileFilter, compileOrderBy } from './filter.ts';
 
@@ -11,6 +12,8 @@ import { compileFilter, compileOrderBy } from './filter.ts';
 export const DEFAULT_PAGE_SIZE = 10;
 export const MAX_PAGE_SIZE = 1000;
 export const MAX_BULK = 1000;
+/** The last page index: the row offset (page × size) stays an exact integer, far inside int64. */
+export const MAX_PAGE_INDEX = Math.floor(MAX_INTEGER / MAX_PAGE_SIZE);
 
 export interface ListQuery {
   /** The page index (spec: `offset` as in recPageRequest), from 0. */
@@ -79,19 +82,26 @@ export class EntityEngine {
     return row;
   }
 
-  async list(ctx: Ctx, query: ListQuery, extra?: SQL): Promise<{ rows: EntityRow[]; total: number }> {
+  /**
+   * A page of rows. `extra` may be given as a lookup (a child collection's parent): the filter and
+   * orderby are compiled first, so a bad expression is a 400 whether or not the parent exists.
+   */
+  async list(
+    ctx: Ctx,
+    query: ListQuery,
+    extra?: SQL | (() => Promise<SQL>),
+  ): Promise<{ rows: EntityRow[]; total: number }> {
     const size = query.size ?? DEFAULT_PAGE_SIZE;
     const page = query.offset ?? 0;
-    const conditions = [
-      await this.scoped(ctx, extra),
-      query.filter ? compileFilter(query.filter, this.decl.filterFields) : undefined,
-    ].filter((c): c is SQL => c !== undefined);
-    const where = ctx.store.scope(this.decl.table, conditions.length ? and(...conditions) : undefined);
+    const filter = query.filter ? compileFilter(query.filter, this.decl.filterFields) : undefined;
     // A stable order whatever the caller asks: the id breaks ties.
     const order = [
       ...(query.orderby ? compileOrderBy(query.orderby, this.decl.filterFields) : []),
       asc(this.columns.id!),
     ];
+    const within = typeof extra === 'function' ? await extra() : extra;
+    const conditions = [await this.scoped(ctx, within), filter].filter((c): c is SQL => c !== undefined);
+    const where = ctx.store.scope(this.decl.table, conditions.length ? and(...conditions) : undefined);
     const [rows, [total]] = await Promise.all([
       ctx.tx
         .select()

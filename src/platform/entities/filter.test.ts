@@ -94,6 +94,12 @@ describe('compileFilter', () => {
     [`id eq '${UUID}'`, '"pessoa"."id" = $1', [UUID]],
     [`id ne '${UUID.toUpperCase()}'`, '"pessoa"."id" <> $1', [UUID.toUpperCase()]],
     ['meses ge 12', `(${IDADE} * 12) >= $1`, [12]],
+    // the limits of what the columns hold: int4, and the years 0001 to 9999
+    ['idade le 2147483647', `${IDADE} <= $1`, [2147483647]],
+    ['idade ge -2147483648', `${IDADE} >= $1`, [-2147483648]],
+    ["nascimento ge '0001-01-01'", '"pessoa"."nascimento" >= $1', ['0001-01-01']],
+    ["criado le '9999-12-31T23:59:59Z'", '"pessoa"."criado" <= $1', ['9999-12-31T23:59:59Z']],
+    ["criado ge '0001-01-01T01:00:00+01:00'", '"pessoa"."criado" >= $1', ['0001-01-01T01:00:00+01:00']],
     // is null, is not null
     ['nome is null', `${NOME} is null`, []],
     ['nome is not null', `${NOME} is not null`, []],
@@ -220,6 +226,9 @@ describe('compileFilter', () => {
     ["idade eq '18'", "field 'idade' expects an integer", 9],
     ['idade eq 1.5', "field 'idade' expects an integer", 9],
     ['idade eq 99999999999999999999', "field 'idade' expects an integer", 9],
+    // an int4 column: PostgreSQL would fail the query rather than match nothing
+    ['idade eq 2147483648', "field 'idade' expects an integer from -2147483648 to 2147483647", 9],
+    ['idade gt -2147483649', "field 'idade' expects an integer from -2147483648 to 2147483647", 9],
     ['idade eq true', "field 'idade' expects an integer", 9],
     ["altura eq '1.5'", "field 'altura' expects a number", 10],
     ['nome eq 18', "field 'nome' expects a string", 8],
@@ -233,6 +242,11 @@ describe('compileFilter', () => {
     ["nascimento eq '01/02/2024'", "field 'nascimento' expects a date", 14],
     ["nascimento eq '2024-01-01T00:00:00Z'", "field 'nascimento' expects a date", 14],
     ['nascimento eq 20240101', "field 'nascimento' expects a date", 14],
+    // year 0 is no date PostgreSQL reads, nor is a date-time whose offset moves it out of 0001-9999
+    ["nascimento eq '0000-01-01'", "field 'nascimento' expects a date", 14],
+    ["criado gt '0000-12-31T23:00:00Z'", "field 'criado' expects an ISO 8601 date-time", 10],
+    ["criado gt '0001-01-01T00:30:00+01:00'", "field 'criado' expects an ISO 8601 date-time", 10],
+    ["criado gt '9999-12-31T23:00:00-03:00'", "field 'criado' expects an ISO 8601 date-time", 10],
     ["criado gt '2024-01-01 10:00'", "field 'criado' expects an ISO 8601 date-time", 10],
     ["criado gt '2024-13-01T10:00:00Z'", "field 'criado' expects an ISO 8601 date-time", 10],
     ["criado gt '2024-01-01T24:00:00Z'", "field 'criado' expects an ISO 8601 date-time", 10],
@@ -407,6 +421,10 @@ describe('against PostgreSQL (PGlite)', () => {
     ["criado ge '2024-02-01T00:00:00-03:00'", [2]],
     [`id eq '${id(4)}'`, [4]],
     ['meses ge 600', [4]],
+    // the limits the compiler lets through are values PostgreSQL takes
+    ['idade lt 2147483647 and idade gt -2147483648', [1, 2, 3, 4, 5, 6, 7]],
+    ["nascimento gt '0001-01-01' and nascimento lt '9999-12-31'", [1, 2]],
+    ["criado gt '0001-01-01T01:00:00+01:00' and criado lt '9999-12-31T20:59:59-03:00'", [1, 2]],
     ["nome eq 'x'' or 1=1 --'", []],
   ];
 

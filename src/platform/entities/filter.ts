@@ -2,6 +2,8 @@ import { asc, desc, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { escapeLike } from '../db/search.ts';
 import { errors } from '../errors.ts';
+import { MAX_INTEGER } from '../storable.ts';
+import { integerLimit, isDate, isDateTime, isUuid } from './literals.ts';
 
 // The list query language of generic entities (DESIGN.md "Persistence"): `filter` and `orderby` of
 // `GET .../entities/<e>`. A tokenizer, a recursive-descent parser to a small AST, and a compiler
@@ -237,29 +239,6 @@ class Parser {
 
 // ---- Compiler ----
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATETIME =
-  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):?(\d{2}))?$/i;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-function isCalendarDate(year: string, month: string, day: string): boolean {
-  const d = new Date(0);
-  d.setUTCFullYear(Number(year), Number(month) - 1, Number(day));
-  return d.getUTCFullYear() === Number(year) && d.getUTCMonth() === Number(month) - 1;
-}
-
-function isDate(text: string): boolean {
-  const m = DATE.exec(text);
-  return m !== null && isCalendarDate(m[1]!, m[2]!, m[3]!);
-}
-
-function isDateTime(text: string): boolean {
-  const m = DATETIME.exec(text);
-  if (!m || !isCalendarDate(m[1]!, m[2]!, m[3]!)) return false;
-  const [hour, minute, second, offsetHour, offsetMinute] = m.slice(4).map((v) => Number(v ?? 0));
-  return hour! < 24 && minute! < 60 && second! < 60 && offsetHour! < 24 && offsetMinute! < 60;
-}
-
 /** `50%_off` must match literally: LIKE's wildcards and its default escape `\` are escaped. */
 function likePattern(text: string): string {
   return `%${escapeLike(text)}%`;
@@ -326,12 +305,12 @@ class Compiler {
     if (field.type === 'boolean' && op !== 'eq' && op !== 'ne') {
       this.fail(`operator '${op}' does not apply to boolean field '${operand.field}'`, node.opPos);
     }
-    const value = this.value(operand.field, field.type, literal);
+    const value = this.value(operand.field, field, literal);
     return sql`${column} ${sql.raw(OPERATORS[op])} ${value}`;
   }
 
   /** The literal checked against the field's type, as the value to bind. */
-  value(name: string, type: FieldType, literal: Literal): string | number | boolean {
+  value(name: string, { type, column }: FilterField, literal: Literal): string | number | boolean {
     const mismatch = (expected: string): never =>
       this.fail(`field '${name}' expects ${expected}`, literal.pos);
     if (literal.kind === 'null') this.fail("null is compared with 'is null' or 'is not null'", literal.pos);
@@ -344,22 +323,27 @@ class Compiler {
         return literal.kind === 'number' && Number.isFinite(literal.value)
           ? literal.value
           : mismatch('a number');
-      case 'integer':
-        return literal.kind === 'number' && Number.isSafeInteger(literal.value) && !literal.text.includes('.')
+      case 'integer': {
+        const max = integerLimit(column);
+        // Beyond the column's width PostgreSQL fails the query (22003) instead of matching nothing.
+        return literal.kind === 'number' &&
+          Number.isSafeInteger(literal.value) &&
+          !literal.text.includes('.') &&
+          literal.value >= -max - 1 &&
+          literal.value <= max
           ? literal.value
-          : mismatch('an integer');
+          : mismatch(max === MAX_INTEGER ? 'an integer' : `an integer from ${-max - 1} to ${max}`);
+      }
       case 'date':
         return literal.kind === 'string' && isDate(literal.value)
           ? literal.value
-          : mismatch("a date 'YYYY-MM-DD'");
+          : mismatch("a date 'YYYY-MM-DD' of the years 0001 to 9999");
       case 'datetime':
         return literal.kind === 'string' && isDateTime(literal.value)
           ? literal.value
-          : mismatch('an ISO 8601 date-time string');
+          : mismatch('an ISO 8601 date-time string of the years 0001 to 9999');
       case 'uuid':
-        return literal.kind === 'string' && UUID.test(literal.value)
-          ? literal.value
-          : mismatch('a uuid string');
+        return literal.kind === 'string' && isUuid(literal.value) ? literal.value : mismatch('a uuid string');
     }
   }
 }

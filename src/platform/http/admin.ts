@@ -114,7 +114,9 @@ export async function registerAdmin(app: FastifyInstance, platform: Platform): P
         return { keys: await credentials.listKeys(name) };
       });
 
-      admin.delete('/tenants/:name/keys/:accessKey', async (request) => {
+      // Validated like every input, so an id the database cannot store (a NUL) is a 400, not a 500.
+      const KeyParams = Type.Object({ name: Type.String({ maxLength: 63 }), accessKey: Type.String() });
+      admin.delete('/tenants/:name/keys/:accessKey', { schema: { params: KeyParams } }, async (request) => {
         const { name, accessKey } = request.params as { name: string; accessKey: string };
         await credentials.revokeKey(name, accessKey);
         return {};

@@ -2,7 +2,13 @@ import { eq } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { type Ctx, run } from '../context.ts';
-import { DEFAULT_PAGE_SIZE, EntityEngine, MAX_BULK, MAX_PAGE_SIZE } from '../entities/engine.ts';
+import {
+  DEFAULT_PAGE_SIZE,
+  EntityEngine,
+  MAX_BULK,
+  MAX_PAGE_INDEX,
+  MAX_PAGE_SIZE,
+} from '../entities/engine.ts';
 import type { EntityDeclaration } from '../entities/entity.ts';
 import { MAX_FILTER_LENGTH } from '../entities/filter.ts';
 import type { ServiceDeclaration } from '../registry.ts';
@@ -13,8 +19,10 @@ import { authenticator, BRIDGE, methodNotAllowed, type Parts } from './access.ts
 
 export const TOTAL_COUNT_HEADER = 'x-total-count';
 
-const ListQuery = Type.Object({
-  offset: Type.Optional(Type.Integer({ minimum: 0, description: 'page index, from 0' })),
+export const ListQuery = Type.Object({
+  offset: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: MAX_PAGE_INDEX, description: 'page index, from 0' }),
+  ),
   size: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE })),
   filter: Type.Optional(
     Type.String({ maxLength: MAX_FILTER_LENGTH, description: "e.g. codigo eq 'BRL' and ativo eq true" }),
@@ -184,8 +192,8 @@ export function registerEntities(
       url,
       { params: ParentParams, querystring: ListQuery, ...ok(childMany) },
       async (ctx, r) => {
-        const { where } = await parentOf(ctx, r);
-        const { rows, total } = await child.list(ctx, r.query as never, where);
+        const parent = async () => (await parentOf(ctx, r)).where;
+        const { rows, total } = await child.list(ctx, r.query as never, parent);
         return { body: rows, total };
       },
       `Lists ${childName} of a ${entity.name}`,

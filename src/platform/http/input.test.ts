@@ -1,0 +1,172 @@
+import type { AddressInfo } from 'node:net';
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestApp, testApp } from '../../../test/harness.ts';
+import { defineService, query } from '../registry.ts';
+import { Type } from '../schema.ts';
+
+// How a request becomes input (http/input.ts) and how what never reaches a route is answered
+// (http/errors.ts): every refusal is the error body, never Fastify's or Node's own.
+
+const probe = defineService({
+  domain: 'test',
+  name: 'input',
+  version: '1.0.0',
+  title: 'Input probe',
+  operations: {
+    echo: query({
+      get: true,
+      input: Type.Object({ texto: Type.Optional(Type.String()) }),
+      output: Type.Object({ texto: Type.Optional(Type.String()) }),
+      handler: async (_ctx, input) => input,
+    }),
+  },
+});
+
+const URL = '/t/acme/bridge/1.0/rest/test/input/queries/echo';
+let t: TestApp;
+let key: string;
+
+beforeAll(async () => {
+  t = await testApp({ services: [probe] });
+  key = await t.tenant('acme');
+});
+
+const post = (payload: string | Buffer | undefined, headers: Record<string, string> = {}) =>
+  t.app.inject({
+    method: 'POST',
+    url: URL,
+    headers: {
+      authorization: key,
+      ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
+      ...headers,
+    },
+    ...(payload === undefined ? {} : { payload }),
+  });
+
+/** The answer is exactly the error body, with the status of its reason. */
+function expectError(
+  res: { statusCode: number; headers: Record<string, unknown>; json(): unknown },
+  message: RegExp,
+) {
+  expect(res.statusCode).toBe(400);
+  expect(res.headers['content-type']).toMatch(/^application\/json/);
+  const body = res.json() as Record<string, unknown>;
+  expect(Object.keys(body).sort()).toEqual(['message', 'reason']);
+  expect(body.reason).toBe('BAD_REQUEST');
+  expect(body.message).toMatch(message);
+}
+
+describe('the body', () => {
+  it('is the empty object when there is none, or it is empty or blank', async () => {
+    for (const payload of [undefined, '', '  \n']) {
+      const res = await post(payload);
+      expect(res.statusCode, JSON.stringify(payload)).toBe(200);
+      expect(res.json()).toEqual({});
+    }
+  });
+
+  it('is refused when it is null, an array or a scalar where an object is declared', async () => {
+    for (const payload of ['null', '[]', '[{"texto":"a"}]', '3', '"texto"', 'true']) {
+      expectError(await post(payload), /field 'body' must be of type object/);
+    }
+  });
+
+  it('is refused compressed, or in any content coding but identity', async () => {
+    expectError(await post('{}', { 'content-encoding': 'gzip' }), /Unsupported Content-Encoding 'gzip'/);
+    expectError(await post('{}', { 'content-encoding': 'br, identity' }), /Unsupported Content-Encoding/);
+    expect((await post('{"texto":"a"}', { 'content-encoding': 'identity' })).json()).toEqual({ texto: 'a' });
+  });
+
+  it('is refused when it is not UTF-8, whatever charset the header names', async () => {
+    const latin1 = Buffer.from('{"texto":"caminh\u00e3o"}', 'latin1');
+    expectError(await post(latin1), /not valid UTF-8/);
+    expectError(
+      await post(latin1, { 'content-type': 'application/json; charset=iso-8859-1' }),
+      /not valid UTF-8/,
+    );
+    const utf8 = Buffer.from('{"texto":"caminh\u00e3o 🚚"}', 'utf8');
+    expect((await post(utf8)).json()).toEqual({ texto: 'caminhão 🚚' });
+  });
+});
+
+describe('the query string', () => {
+  const get = (query: string) =>
+    t.app.inject({ method: 'GET', url: `${URL}?${query}`, headers: { authorization: key } });
+
+  it('is decoded as UTF-8, + as a space', async () => {
+    expect((await get('texto=caminh%C3%A3o+azul')).json()).toEqual({ texto: 'caminhão azul' });
+  });
+
+  it('is refused where a value is not valid percent-encoded UTF-8, naming the field', async () => {
+    for (const value of ['%zz', '%FF', '%ED%A0%80', '50%']) {
+      expectError(
+        await get(`texto=${value}`),
+        /field 'texto' of the query string is not valid percent-encoded UTF-8/,
+      );
+    }
+  });
+
+  it('is refused where a value holds a NUL, declared or not', async () => {
+    expectError(await get('texto=a%00b'), /field 'texto' must not contain the NUL character/);
+    expectError(await get('outro=%00'), /field 'outro' must not contain the NUL character/);
+  });
+});
+
+describe('what the router refuses', () => {
+  it('answers a path that is not valid percent-encoding with the error body and the request id', async () => {
+    for (const path of [`${URL}/%zz`, '/t/acme/%ED%A0%80', '/%zz']) {
+      const res = await t.app.inject({ method: 'GET', url: path, headers: { authorization: key } });
+      expectError(res, /Malformed URL: a path segment is not valid percent-encoded UTF-8/);
+      expect(res.headers['x-request-id']).toBeTruthy();
+    }
+  });
+
+  it('answers a path parameter over 100 characters with the error body', async () => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/t/${'a'.repeat(101)}/bridge/1.0/rest/test/input/queries/echo`,
+    });
+    expectError(res, /longer than 100 characters/);
+  });
+});
+
+describe('what Node’s HTTP parser refuses', () => {
+  let port: number;
+  beforeAll(async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    port = (t.app.server.address() as AddressInfo).port;
+  });
+  afterAll(() => t.app.server.close());
+
+  /** Sends raw bytes and reads the whole answer (the server closes the connection). */
+  const raw = (request: string) =>
+    new Promise<{ status: number; headers: string; body: string }>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1');
+      let data = '';
+      socket.on('data', (chunk) => {
+        data += chunk.toString('utf8');
+      });
+      socket.on('error', reject);
+      socket.on('close', () => {
+        const [head = '', body = ''] = data.split('\r\n\r\n');
+        resolve({ status: Number(head.split(' ')[1]), headers: head, body });
+      });
+      socket.end(request);
+    });
+
+  it('answers a malformed request and headers too large with the error body', async () => {
+    const cases = [
+      'GARBAGE\r\n\r\n',
+      `GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+      'GET / HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n',
+    ];
+    for (const request of cases) {
+      const res = await raw(request);
+      expect(res.status, request.slice(0, 30)).toBe(400);
+      expect(res.headers).toMatch(/content-type: application\/json/i);
+      expect(Object.keys(JSON.parse(res.body)).sort()).toEqual(['message', 'reason']);
+      expect(JSON.parse(res.body).reason).toBe('BAD_REQUEST');
+    }
+  });
+});
