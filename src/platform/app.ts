@@ -19,6 +19,7 @@ import { type MetadataProvider, registerBridge } from './http/bridge.ts';
 import { registerConsole } from './http/console.ts';
 import { installErrorHandling } from './http/errors.ts';
 import { JobQueue } from './jobs/queue.ts';
+import { Leases } from './lease.ts';
 import { Registry, type ServiceDeclaration } from './registry.ts';
 import { runChecks } from './standard.ts';
 import { TenantDirectory } from './tenants.ts';
@@ -118,6 +119,7 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
       now,
     }),
     events: new EventDispatcher(config.eventPollMs),
+    leases: new Leases(config.leaseSeconds, app.log),
     metadata: (id, format) => metadata(id, format),
     log: app.log,
     now,
