@@ -83,16 +83,15 @@ afterAll(async () => {
   }
 });
 
-/**
- * Starts `ponte serve` with `env` on top of the test's environment, minus what would point it
- * elsewhere (DATABASE_URL, ADMIN_TOKEN, PONTE_*: a test gives what it wants).
- */
+/** What a server inherits from the test's environment; every setting of Ponte comes from the test. */
+const INHERITED = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ'];
+
+/** Starts `ponte serve` with `env`, every other setting at its default. */
 export async function serve(env: Record<string, string>): Promise<Node> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const adminToken = env.ADMIN_TOKEN ?? randomBytes(12).toString('hex');
-  const base: NodeJS.ProcessEnv = { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
-  for (const name of ['DATABASE_URL', 'ADMIN_TOKEN', 'PONTE_URL', 'PONTE_SERVICES', 'PONTE_JOBS'])
-    delete base[name];
+  const base: NodeJS.ProcessEnv = { HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
+  for (const name of INHERITED) if (process.env[name] !== undefined) base[name] = process.env[name];
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve'], {
     cwd: ROOT,
     env: { ...base, ...env, PORT: String(port), ADMIN_TOKEN: adminToken },
