@@ -23,6 +23,19 @@ export async function openTestDb(): Promise<Database> {
     afterAll(() => db.close());
     return db;
   }
+  const url = await testDatabaseUrl();
+  const db = await Database.open({ databaseUrl: url, poolSize: 5 });
+  afterAll(() => db.close());
+  return db;
+}
+
+/**
+ * On PostgreSQL runs, the URL of a fresh database copied from the run's migrated template (for
+ * servers started as child processes too), dropped when the file ends; on PGlite runs, undefined.
+ */
+export async function testDatabaseUrl(): Promise<string | undefined> {
+  const template = inject('template');
+  if (template.engine === 'pglite') return undefined;
   const name = `${copyPrefix(template.database)}${randomBytes(5).toString('hex')}`;
   const admin = new pg.Client({ connectionString: template.url });
   await admin.connect();
@@ -30,15 +43,14 @@ export async function openTestDb(): Promise<Database> {
   await admin.end();
   const url = new URL(template.url);
   url.pathname = `/${name}`;
-  const db = await Database.open({ databaseUrl: url.toString(), poolSize: 5 });
+  // Registered before the callers' own teardown, so it runs after it (vitest runs them in reverse).
   afterAll(async () => {
-    await db.close();
     const c = new pg.Client({ connectionString: template.url });
     await c.connect();
     await c.query(`drop database if exists ${name} with (force)`);
     await c.end();
   });
-  return db;
+  return url.toString();
 }
 
 export interface TestApp extends App {

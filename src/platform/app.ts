@@ -25,6 +25,7 @@ import {
 } from './http/errors.ts';
 import { installInputParsing } from './http/input.ts';
 import { JobQueue } from './jobs/queue.ts';
+import { Leases } from './lease.ts';
 import { Registry, type ServiceDeclaration } from './registry.ts';
 import { runChecks } from './standard.ts';
 import { TenantDirectory } from './tenants.ts';
@@ -116,6 +117,7 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
       now,
     }),
     events: new EventDispatcher(config.eventPollMs),
+    leases: new Leases(config.leaseSeconds, app.log),
     metadata: (id, format) => metadata(id, format),
     log: app.log,
     now,

@@ -41,6 +41,13 @@ export interface Config {
   /** NATS server(s), comma-separated; when set every event is also published to JetStream. */
   natsUrl: string | undefined;
   natsStream: string;
+  /**
+   * How long a node holds a job, an outbox cursor or a webhook subscription without renewing it;
+   * it renews every third of that while it works. A node that dies frees its work within this.
+   */
+  leaseSeconds: number;
+  /** After SIGTERM/SIGINT, how long a node may finish its work before it releases its leases and exits anyway. */
+  shutdownTimeoutMs: number;
 }
 
 function int(value: string | undefined, fallback: number, name: string): number {
@@ -96,6 +103,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     outboxPruneIntervalMs: int(env.OUTBOX_PRUNE_INTERVAL_MS, 600_000, 'OUTBOX_PRUNE_INTERVAL_MS'),
     natsUrl: env.NATS_URL || undefined,
     natsStream: env.NATS_STREAM ?? 'PONTE_EVENTS',
+    leaseSeconds: Math.max(1, int(env.LEASE_SECONDS, 10, 'LEASE_SECONDS')),
+    shutdownTimeoutMs: int(env.SHUTDOWN_TIMEOUT_MS, 8000, 'SHUTDOWN_TIMEOUT_MS'),
     ...overrides,
   };
 }

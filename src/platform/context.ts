@@ -9,6 +9,7 @@ import type { EventDispatcher } from './events/dispatcher.ts';
 import { appendEvent } from './events/outbox.ts';
 import type { MetadataProvider } from './http/bridge.ts';
 import type { JobQueue } from './jobs/queue.ts';
+import type { Leases } from './lease.ts';
 import type { Registry, ResolvedOperation, ServiceDeclaration, TransactionMode } from './registry.ts';
 import type { TenantDirectory, TenantInfo } from './tenants.ts';
 import { validate } from './validation.ts';
@@ -49,6 +50,8 @@ export interface Platform {
   blobs: BlobStore;
   /** The outbox's dispatcher: in-process subscribers (`events.subscribe`), webhooks, NATS. */
   events: EventDispatcher;
+  /** What this node holds (jobs, outbox cursors, webhook subscriptions), renewed while held. */
+  leases: Leases;
   /** Each service's generated Swagger 2.0 / OpenAPI 3 document. */
   metadata: MetadataProvider;
   log: FastifyBaseLogger;
@@ -62,6 +65,11 @@ export interface Ctx {
   readonly platform: Platform;
   readonly log: FastifyBaseLogger;
   readonly requestId: string;
+  /**
+   * Aborted when long work should stop at its next safe point: the node is shutting down, or the
+   * job's lease was lost (jobs only; a request's never aborts). Resumable jobs check it between steps.
+   */
+  readonly signal: AbortSignal;
   /** The operation's transaction; an operation declared `transaction: 'none'` has none. */
   readonly tx: Tx;
   /** Tenant-scoped queries on the operation's transaction (DESIGN.md "Persistence"). */
@@ -90,7 +98,12 @@ export interface Invocation {
   log: FastifyBaseLogger;
   /** Told the id of each job the operation enqueues (the bridge answers it in `x-job-id`). */
   onJob?: (id: string) => void;
+  /** A job's: aborted when it should stop at its next safe point (Ctx.signal). */
+  signal?: AbortSignal;
 }
+
+/** The signal of work that is never asked to stop early (requests). */
+const NEVER = new AbortController().signal;
 
 class OperationContext implements Ctx {
   readonly service: ServiceDeclaration;
@@ -119,6 +132,9 @@ class OperationContext implements Ctx {
   }
   get requestId() {
     return this.invocation.requestId;
+  }
+  get signal() {
+    return this.invocation.signal ?? NEVER;
   }
 
   get tx(): Tx {

@@ -2,21 +2,61 @@ import { type App, type AppOptions, buildApp } from './app.ts';
 
 /** Builds the app, bootstraps the first tenant on an empty database, and listens. */
 export async function startServer(options: AppOptions = {}): Promise<App & { url: string }> {
+  // A closed stdout or stderr (whoever read it is gone: EPIPE) must neither crash the node nor keep
+  // it up; what is written there is dropped. The logger's own stream drops it too (pino).
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
   const built = await buildApp(options);
   const { app, platform } = built;
   const { host, port } = platform.config;
   const url = await app.listen({ host, port });
   await bootstrapDemo(built, url);
+  let stopping = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      app.log.info({ signal }, 'shutting down');
-      app.close().then(
-        () => process.exit(0),
-        () => process.exit(1),
-      );
+    process.on(signal, () => {
+      // A second signal means now: no more waiting for work in progress.
+      if (stopping) return void forceExit(built, `${signal} again`);
+      stopping = true;
+      void shutdown(built, signal);
     });
   }
   return { ...built, url };
+}
+
+/**
+ * docs/platform.md "Shutdown and leases": stop accepting and claiming at once; finish the requests
+ * in flight, the job and the webhook delivery in hand (a resumable job stops at its next safe point
+ * and is handed back); release every lease; exit. Past SHUTDOWN_TIMEOUT_MS whatever still runs is
+ * cut short, its leases are released, and the process exits anyway.
+ */
+async function shutdown(built: App, signal: string): Promise<void> {
+  const { app, platform } = built;
+  platform.log.info({ signal }, 'shutting down');
+  const deadline = setTimeout(
+    () => void forceExit(built, 'the shutdown deadline passed'),
+    platform.config.shutdownTimeoutMs,
+  );
+  // A keep-alive connection is closed as soon as its request in flight is answered, rather than
+  // held open until its keep-alive timeout (Node closes only the connections idle when close began).
+  const idle = setInterval(() => app.server.closeIdleConnections(), 50);
+  try {
+    // Background work stops now; app.close() stops it too, but only once every connection is gone.
+    await Promise.all([app.close(), platform.jobs.stop(), platform.events.stop()]);
+    clearTimeout(deadline);
+    clearInterval(idle);
+    platform.log.info({ signal, leasesHeld: platform.leases.size }, 'stopped');
+    process.exit(0);
+  } catch (err) {
+    platform.log.error({ err }, 'shutdown failed');
+    await forceExit(built, 'shutdown failed');
+  }
+}
+
+/** Hands back every lease still held (within a second: the database may be what hangs) and exits. */
+async function forceExit({ platform }: App, why: string): Promise<void> {
+  platform.log.warn({ why, leasesHeld: platform.leases.size }, 'exiting now');
+  setTimeout(() => process.exit(1), 1000);
+  await platform.leases.releaseAll().catch(() => undefined);
+  process.exit(1);
 }
 
 /**

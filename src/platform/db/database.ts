@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -62,6 +63,8 @@ export class Database {
       };
       return new Database(db, 'postgres', () => pool.end(), migrate, undefined, pool);
     }
+    // A new DATA_DIR: PGlite creates only the last folder of the path.
+    if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
     // pg_trgm serves partial, case-insensitive searches (`containing`, `texto`) from an index.
     const client = await PGlite.create({
       extensions: { pg_trgm },

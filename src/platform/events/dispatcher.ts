@@ -8,9 +8,10 @@ import { pruneOutbox } from './retention.ts';
 
 // The dispatcher (docs/events.md): every consumer reads each tenant's outbox in id order behind a
 // durable cursor (event_cursors), so a record is delivered at least once and never skipped, across
-// restarts. A lease on the (consumer, tenant) cursor keeps two nodes from delivering the same records
-// to the same consumer at once; a lease rather than a held row lock, because a consumer may take
-// seconds (a broker) or use the database itself, and PGlite runs one transaction at a time.
+// restarts. A lease on the (consumer, tenant) cursor, renewed while the node works on it (lease.ts),
+// keeps two nodes from delivering the same records to the same consumer at once; a lease rather than
+// a held row lock, because a consumer may take seconds (a broker) or use the database itself, and
+// PGlite runs one transaction at a time.
 
 export interface EventConsumer {
   /** Durable name: the cursor is kept under it. */
@@ -30,7 +31,6 @@ export interface EventWorker {
 export type EventHandler = (event: EventRecord) => Promise<void> | void;
 
 const BATCH = 200;
-const LEASE_SECONDS = 60;
 
 export class EventDispatcher {
   private platform: Platform | undefined;
@@ -87,9 +87,11 @@ export class EventDispatcher {
     this.pump.start();
   }
 
+  /** Takes no more work; the record or delivery in hand finishes, and its lease is released. */
   async stop(): Promise<void> {
+    // The workers first: the drain in progress must not go on through their whole backlog.
+    await Promise.all(this.workers.map((worker) => worker.stop?.()));
     await this.pump.stop();
-    for (const worker of this.workers) await worker.stop?.();
   }
 
   /** Called after a commit that emitted, and on each poll. */
@@ -156,7 +158,8 @@ export class EventDispatcher {
   }
 
   private async deliver(consumer: EventConsumer, tenant: string): Promise<void> {
-    const db = this.p.db.db;
+    const { db } = this.p.db;
+    const seconds = this.p.config.leaseSeconds;
     const token = randomUUID();
     await db.execute(sql`
       insert into event_cursors (consumer, tenant) values (${consumer.name}, ${tenant})
@@ -164,20 +167,35 @@ export class EventDispatcher {
     const claimed = rowsOf<{ last_id: number | string }>(
       await db.execute(sql`
         update event_cursors set lease_token = ${token},
-          lease_until = now() + make_interval(secs => ${LEASE_SECONDS})
+          lease_until = now() + make_interval(secs => ${seconds})
         where consumer = ${consumer.name} and tenant = ${tenant}
           and (lease_until is null or lease_until < now())
         returning last_id`),
     )[0];
     if (!claimed) return; // another node holds it
+    const ours = sql`consumer = ${consumer.name} and tenant = ${tenant} and lease_token = ${token}`;
+    const lease = this.p.leases.hold({
+      what: { consumer: consumer.name, tenant },
+      renew: async () =>
+        rowsOf(
+          await db.execute(sql`
+            update event_cursors set lease_until = now() + make_interval(secs => ${seconds})
+            where ${ours} returning last_id`),
+        ).length > 0,
+      release: async () => {
+        await db.execute(sql`update event_cursors set lease_token = null, lease_until = null where ${ours}`);
+      },
+    });
+    const go = () => !this.stopping && !lease.signal.aborted;
     let last = Number(claimed.last_id);
     let failed = false;
     try {
-      while (!failed && !this.stopping) {
+      while (!failed && go()) {
         const batch = await readEvents(db, tenant, last, BATCH);
         if (batch.length === 0) break;
         const before = last;
         for (const record of batch) {
+          if (!go()) break;
           try {
             await consumer.handle(record);
             last = record.id;
@@ -188,18 +206,18 @@ export class EventDispatcher {
           }
         }
         if (last !== before) {
-          // Advancing only under our own lease: a node whose lease expired cannot move the cursor.
-          await db.execute(sql`
-            update event_cursors set last_id = ${last}, updated_at = now(),
-              lease_until = now() + make_interval(secs => ${LEASE_SECONDS})
-            where consumer = ${consumer.name} and tenant = ${tenant} and lease_token = ${token}`);
+          // Only under our own lease: a node whose lease ran out and was taken over moves nothing.
+          const moved = rowsOf(
+            await db.execute(sql`
+              update event_cursors set last_id = ${last}, updated_at = now() where ${ours}
+              returning last_id`),
+          );
+          if (moved.length === 0) return lease.lose('the cursor was taken over');
           consumer.afterBatch?.(tenant);
         }
       }
     } finally {
-      await db.execute(sql`
-        update event_cursors set lease_token = null, lease_until = null
-        where consumer = ${consumer.name} and tenant = ${tenant} and lease_token = ${token}`);
+      await lease.release();
     }
   }
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, testApp } from '../../../test/harness.ts';
@@ -8,7 +9,8 @@ import type { EventRecord } from './outbox.ts';
 import { topicMatches } from './outbox.ts';
 
 // The outbox: an event exists exactly when its operation committed; event operations publish
-// themselves; in-process subscribers get each tenant's events in order, at least once.
+// themselves; in-process subscribers get each tenant's events in order, at least once; a node whose
+// lease on a cursor was taken over moves nothing.
 
 let t: TestApp;
 let key: string;
@@ -121,5 +123,55 @@ describe('in-process subscribers', () => {
     const count = seen.length;
     await t.platform.events.drain();
     expect(seen.length).toBe(count);
+  });
+});
+
+describe('cursor leases', () => {
+  const cursor = async () =>
+    (
+      await t.db.system(async (tx) =>
+        rowsOf<{ last_id: string; lease_token: string | null }>(
+          await tx.execute(sql`
+            select last_id, lease_token from event_cursors where consumer = 'test-lease' and tenant = 'acme'`),
+        ),
+      )
+    )[0];
+
+  it('a node whose cursor was taken over mid-batch leaves the cursor where the new holder has it', async () => {
+    const seen: number[] = [];
+    const theirs = randomUUID();
+    t.platform.events.subscribe(
+      'test/lease/*',
+      async (e) => {
+        seen.push(e.id);
+        // Meanwhile another node took the cursor over (this node's lease had run out).
+        if (seen.length === 1)
+          await t.db.system((tx) =>
+            tx.execute(sql`
+              update event_cursors set lease_token = ${theirs}, lease_until = now() + interval '1 minute'
+              where consumer = 'test-lease' and tenant = 'acme'`),
+          );
+      },
+      { name: 'test-lease' },
+    );
+    for (let i = 0; i < 3; i++)
+      await t.call('acme', 'test/yard/actions/emit', { topic: `test/lease/e${i}` }, { auth: key });
+    await t.platform.events.drain();
+    expect(seen).toHaveLength(3);
+    const during = await cursor();
+    expect(during!.lease_token).toBe(theirs);
+    expect(Number(during!.last_id)).toBe(0);
+    expect(t.platform.leases.size).toBe(0);
+    // Once that holder is gone and its lease has run out, the records are delivered again.
+    await t.db.system((tx) =>
+      tx.execute(sql`
+        update event_cursors set lease_until = now() - interval '1 second'
+        where consumer = 'test-lease' and tenant = 'acme'`),
+    );
+    await t.platform.events.drain();
+    expect(seen).toHaveLength(6);
+    const after = await cursor();
+    expect(Number(after!.last_id)).toBe(seen.at(-1));
+    expect(after!.lease_token).toBeNull();
   });
 });

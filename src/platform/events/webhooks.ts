@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Platform } from '../context.ts';
 import { rowsOf } from '../db/database.ts';
+import type { Lease } from '../lease.ts';
 import type { EventConsumer, EventWorker } from './dispatcher.ts';
 import { type EventRecord, topicMatches, toRecord } from './outbox.ts';
 import { SIGNATURE_HEADER, sign, TIMESTAMP_HEADER } from './signature.ts';
@@ -10,9 +11,9 @@ import { SIGNATURE_HEADER, sign, TIMESTAMP_HEADER } from './signature.ts';
 // record into one delivery row per matching subscription (durably, behind its cursor), and the
 // deliverer POSTs each subscription's deliveries in event order. A failing delivery holds back the
 // later ones of its subscription until it succeeds or is dead-lettered, so a receiver sees a
-// subscription's events in order; other subscriptions are not held back.
+// subscription's events in order; other subscriptions are not held back. A node delivers a
+// subscription under a lease renewed while it works (lease.ts) and records an outcome only under it.
 
-const LEASE_SECONDS = 120;
 const CONCURRENCY = 8;
 
 interface Subscription {
@@ -95,16 +96,30 @@ export class WebhookDeliverer implements EventWorker {
 
   /** Delivers every due delivery, a few subscriptions at a time; returns when none is due. */
   async drain(): Promise<void> {
+    const { db } = this.platform.db;
+    const seconds = this.platform.config.leaseSeconds;
     const worker = async () => {
       while (!this.stopping) {
         const sub = await this.claim();
         if (!sub) return;
+        const ours = sql`id = ${sub.claimed.id} and lease_token = ${sub.token}`;
+        const lease = this.platform.leases.hold({
+          what: { subscription: sub.claimed.id },
+          renew: async () =>
+            rowsOf(
+              await db.execute(sql`
+                update webhook_subscriptions set lease_until = now() + make_interval(secs => ${seconds})
+                where ${ours} returning id`),
+            ).length > 0,
+          release: async () => {
+            await db.execute(sql`
+              update webhook_subscriptions set lease_token = null, lease_until = null where ${ours}`);
+          },
+        });
         try {
-          await this.deliverSubscription(sub.claimed, sub.token);
+          await this.deliverSubscription(sub.claimed, sub.token, lease);
         } finally {
-          await this.platform.db.db.execute(sql`
-            update webhook_subscriptions set lease_token = null, lease_until = null
-            where id = ${sub.claimed.id} and lease_token = ${sub.token}`);
+          await lease.release();
         }
       }
     };
@@ -116,7 +131,7 @@ export class WebhookDeliverer implements EventWorker {
     const token = randomUUID();
     const result = await this.platform.db.db.execute(sql`
       update webhook_subscriptions set lease_token = ${token},
-        lease_until = now() + make_interval(secs => ${LEASE_SECONDS})
+        lease_until = now() + make_interval(secs => ${this.platform.config.leaseSeconds})
       where id = (
         select s.id from webhook_subscriptions s
         join lateral (
@@ -144,27 +159,35 @@ export class WebhookDeliverer implements EventWorker {
     return rowsOf<Head>(result)[0];
   }
 
-  private async deliverSubscription(sub: Claimed, token: string): Promise<void> {
+  private async deliverSubscription(sub: Claimed, token: string, lease: Lease): Promise<void> {
     const { config, db } = this.platform;
-    while (!this.stopping) {
+    // An outcome is recorded only while the subscription is still ours: after a takeover the new
+    // holder sends the delivery again (at least once), and this node moves nothing.
+    const held = sql`exists (
+      select 1 from webhook_subscriptions where id = ${sub.id} and lease_token = ${token})`;
+    while (!this.stopping && !lease.signal.aborted) {
       const head = await this.head(sub.id);
       if (!head?.due) return;
       const attempt = head.attempts + 1;
-      const result = await this.post(sub, toRecord({ ...head, id: head.event_id }));
+      const result = await this.post(sub, toRecord({ ...head, id: head.event_id }), lease.signal);
+      // Cut short because the node must go now, or the lease is gone: not an attempt of the receiver's.
+      if (lease.signal.aborted) return;
       const code = result.status ?? null;
-      if (result.ok) {
-        await db.db.execute(sql`
-          update webhook_deliveries set state = 'delivered', attempts = ${attempt}, response_code = ${code},
-            last_error = null, delivered_at = now()
-          where id = ${head.id}`);
-      } else {
-        const dead = attempt >= config.webhookMaxAttempts;
-        const delayMs = Math.min(config.webhookBackoffMs * 2 ** (attempt - 1), config.webhookBackoffMaxMs);
-        await db.db.execute(sql`
-          update webhook_deliveries set state = ${dead ? 'dead' : 'pending'}, attempts = ${attempt},
-            response_code = ${code}, last_error = ${result.error ?? null},
-            next_attempt_at = now() + make_interval(secs => ${delayMs / 1000})
-          where id = ${head.id}`);
+      const dead = !result.ok && attempt >= config.webhookMaxAttempts;
+      const recorded = result.ok
+        ? await db.db.execute(sql`
+            update webhook_deliveries set state = 'delivered', attempts = ${attempt},
+              response_code = ${code}, last_error = null, delivered_at = now()
+            where id = ${head.id} and ${held} returning id`)
+        : await db.db.execute(sql`
+            update webhook_deliveries set state = ${dead ? 'dead' : 'pending'}, attempts = ${attempt},
+              response_code = ${code}, last_error = ${result.error ?? null},
+              next_attempt_at = now() + make_interval(secs => ${
+                Math.min(config.webhookBackoffMs * 2 ** (attempt - 1), config.webhookBackoffMaxMs) / 1000
+              })
+            where id = ${head.id} and ${held} returning id`);
+      if (rowsOf(recorded).length === 0) return lease.lose('the subscription was taken over');
+      if (!result.ok) {
         this.platform.log.warn(
           { subscription: sub.id, event: Number(head.event_id), attempt, dead, error: result.error },
           'webhook delivery failed',
@@ -172,13 +195,10 @@ export class WebhookDeliverer implements EventWorker {
         // A retried delivery holds back the later ones; a dead one lets them go.
         if (!dead) return;
       }
-      await db.db.execute(sql`
-        update webhook_subscriptions set lease_until = now() + make_interval(secs => ${LEASE_SECONDS})
-        where id = ${sub.id} and lease_token = ${token}`);
     }
   }
 
-  private async post(sub: Claimed, event: EventRecord): Promise<AttemptResult> {
+  private async post(sub: Claimed, event: EventRecord, stop: AbortSignal): Promise<AttemptResult> {
     const body = deliveryBody(event);
     const timestamp = Math.floor(Date.now() / 1000);
     try {
@@ -194,7 +214,7 @@ export class WebhookDeliverer implements EventWorker {
         },
         body,
         redirect: 'manual',
-        signal: AbortSignal.timeout(this.platform.config.webhookTimeoutMs),
+        signal: AbortSignal.any([AbortSignal.timeout(this.platform.config.webhookTimeoutMs), stop]),
       });
       // The body is not used; reading it frees the connection.
       await response.arrayBuffer().catch(() => undefined);

@@ -41,6 +41,8 @@ export interface ExportRun {
   platform: Platform;
   tenant: string;
   exportId: string;
+  /** The job's Ctx.signal: when aborted, the export stops before its next batch and starts again later. */
+  signal?: AbortSignal;
 }
 
 const iso = (d: Date | null | undefined) => d?.toISOString();
@@ -78,7 +80,7 @@ export async function exportEventStatus(
   };
 }
 
-export async function runExport({ platform, tenant, exportId }: ExportRun): Promise<Row> {
+export async function runExport({ platform, tenant, exportId, signal }: ExportRun): Promise<Row> {
   const db = platform.db;
   const [record] = await db.tenant(tenant, (tx) => tx.select().from(exports).where(eq(exports.id, exportId)));
   if (!record) throw new Error(`export ${exportId} has no record`);
@@ -131,6 +133,7 @@ export async function runExport({ platform, tenant, exportId }: ExportRun): Prom
     const keyRow = sql.join(key, sql`, `);
     let last: unknown[] | undefined;
     for (;;) {
+      signal?.throwIfAborted();
       // (k1, k2) > (last1, last2): a row comparison, which PostgreSQL serves as one index range.
       const after =
         last === undefined
@@ -180,6 +183,8 @@ export async function runExport({ platform, tenant, exportId }: ExportRun): Prom
       true,
     );
   } catch (err) {
+    // Stopped on request (the node is going, or lost the job): nothing failed; it runs again later.
+    if (signal?.aborted) throw err;
     // A request the export cannot serve (a filter the database refuses) fails it for good; anything
     // else fails this attempt, and the job starts again, unless it was the last attempt.
     const message = (err as Error).message;

@@ -105,6 +105,8 @@ export interface ImportRun {
   platform: Platform;
   tenant: string;
   importId: string;
+  /** The job's Ctx.signal: when aborted, the import stops before its next batch and resumes later. */
+  signal?: AbortSignal;
 }
 
 const iso = (d: Date | null | undefined) => d?.toISOString();
@@ -146,7 +148,7 @@ async function importEventStatus(tx: Tx, importId: string): Promise<Record_> {
   };
 }
 
-export async function runImport({ platform, tenant, importId }: ImportRun): Promise<Record_> {
+export async function runImport({ platform, tenant, importId, signal }: ImportRun): Promise<Record_> {
   const db = platform.db;
   const [record] = await db.tenant(tenant, (tx) => tx.select().from(imports).where(eq(imports.id, importId)));
   if (!record) throw new Error(`import ${importId} has no record`);
@@ -243,6 +245,8 @@ export async function runImport({ platform, tenant, importId }: ImportRun): Prom
 
   const flush = async () => {
     if (lastRow === progress.processed) return;
+    // A safe point: what is committed is the cursor the next attempt resumes from.
+    signal?.throwIfAborted();
     const failedRows = new Set(rowErrors.map((e) => e.row)).size;
     const saved = storedErrors;
     try {
@@ -300,6 +304,8 @@ export async function runImport({ platform, tenant, importId }: ImportRun): Prom
     }
     await flush();
   } catch (err) {
+    // Stopped on request (the node is going, or lost the job): nothing failed; it resumes later.
+    if (signal?.aborted) throw err;
     // A file that cannot be read (not found, not JSON) fails the import for good; anything else
     // (the database went away) fails this attempt, and the job is retried from the cursor, unless
     // it was the job's last attempt: then the import has failed too, and says so.

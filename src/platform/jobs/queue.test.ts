@@ -4,14 +4,34 @@ import { type TestApp, testApp } from '../../../test/harness.ts';
 import { integrationEntities } from '../../services/hcm/platform_integration/tables.ts';
 import { allServices } from '../../services/index.ts';
 import { rowsOf } from '../db/database.ts';
+import { until } from '../events/fixtures.test-support.ts';
+import { LeaseLost, Stopping } from '../lease.ts';
 import { defineService, signal } from '../registry.ts';
 import { Type } from '../schema.ts';
+import { JobQueue } from './queue.ts';
 import { jobs } from './tables.ts';
 
 // A job's effect and its completion commit together; failures retry with backoff and end dead;
-// a worker that dies mid-job leaves a lease that expires, and the job runs again exactly once.
+// a worker that dies mid-job leaves a lease that expires, and the job runs again exactly once; a
+// running job's lease is renewed, a worker that lost it commits nothing, and a stopping node hands
+// its job back.
 
 let failuresLeft = 0;
+/** The `hold` job runs until the gate opens or it is told to stop. */
+function makeGate() {
+  let resolve = () => {};
+  const promise = new Promise<void>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+let gate = makeGate();
+let held: AbortSignal | undefined;
+const aborted = (signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    if (signal.aborted) resolve();
+    signal.addEventListener('abort', () => resolve(), { once: true });
+  });
 const worker = defineService({
   domain: 'test',
   name: 'worker',
@@ -43,6 +63,16 @@ const worker = defineService({
         return { recorded: id };
       },
     },
+    hold: {
+      transaction: 'none',
+      handler: async (ctx) => {
+        held = ctx.signal;
+        await Promise.race([gate.promise, aborted(ctx.signal)]);
+        // A safe point, as an import's batch boundary is.
+        ctx.signal.throwIfAborted();
+        return { held: true };
+      },
+    },
   },
 });
 
@@ -50,7 +80,8 @@ let t: TestApp;
 let key: string;
 
 beforeAll(async () => {
-  t = await testApp({ services: [...allServices, worker] });
+  // Leases of 1 s (renewed every third of a second), so a job outlives several of them here.
+  t = await testApp({ services: [...allServices, worker], config: { leaseSeconds: 1 } });
   key = await t.tenant('acme');
 });
 
@@ -174,6 +205,73 @@ describe('job queue', () => {
       rowsOf<{ n: number }>(await tx.execute(sql`select count(*)::int as n from jobs`)),
     );
     expect(after[0]!.n).toBe(before[0]!.n);
+  });
+});
+
+describe('job leases', () => {
+  const hold = async () => {
+    gate = makeGate();
+    held = undefined;
+    return t.db.system((tx) => t.platform.jobs.enqueue(tx, 'acme', 'test/worker/hold', {}));
+  };
+  const row = async (id: string) => {
+    const [found] = await t.db.system((tx) => tx.select().from(jobs).where(eq(jobs.id, id)));
+    return found!;
+  };
+
+  it("renews a running job's lease: no other worker takes it, however long it runs", async () => {
+    const id = await hold();
+    const running = t.platform.jobs.drain();
+    await until(() => held !== undefined);
+    await new Promise((r) => setTimeout(r, 2_500)); // two and a half leases
+    expect(await t.platform.jobs.drain()).toBe(0);
+    const during = await row(id);
+    expect(during).toMatchObject({ state: 'running', attempts: 1 });
+    expect(during.leaseUntil!.getTime()).toBeGreaterThan(Date.now());
+    gate.resolve();
+    expect(await running).toBe(1);
+    expect(await row(id)).toMatchObject({
+      state: 'done',
+      attempts: 1,
+      leaseUntil: null,
+      result: { held: true },
+    });
+  });
+
+  it('tells a worker whose job was taken over to stop, and lets it mark nothing', async () => {
+    const id = await hold();
+    const running = t.platform.jobs.drain();
+    await until(() => held !== undefined);
+    // Another worker claimed the job (its lease had run out): a new attempt, a new lease.
+    const theirs = new Date(Date.now() + 60_000);
+    await t.db.system((tx) =>
+      tx.update(jobs).set({ attempts: sql`attempts + 1`, leaseUntil: theirs }).where(eq(jobs.id, id)),
+    );
+    await until(() => held!.aborted, 5_000);
+    expect(held!.reason).toBeInstanceOf(LeaseLost);
+    await running;
+    expect(await row(id)).toMatchObject({ state: 'running', attempts: 2, leaseUntil: theirs, result: null });
+    await t.db.system((tx) => tx.delete(jobs).where(eq(jobs.id, id)));
+  });
+
+  it('hands a job back when its node stops: queued at once, the attempt not counted, no lease', async () => {
+    const node = new JobQueue(1000);
+    node.attach(t.platform);
+    const id = await hold();
+    const running = node.drain();
+    await until(() => held !== undefined);
+    await node.stop();
+    expect(await running).toBe(1);
+    expect(held!.reason).toBeInstanceOf(Stopping);
+    const back = await row(id);
+    expect(back).toMatchObject({ state: 'queued', attempts: 0, leaseUntil: null });
+    expect(back.runAt.getTime()).toBeLessThanOrEqual(Date.now());
+    // Another node takes it right away and finishes it.
+    gate.resolve();
+    const again = t.platform.jobs.drain();
+    await until(() => held !== undefined && !held.aborted);
+    expect(await again).toBe(1);
+    expect(await row(id)).toMatchObject({ state: 'done', attempts: 1 });
   });
 });
 

@@ -1,13 +1,16 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { type Ctx, executeJob, type Platform } from '../context.ts';
 import { rowsOf, type Tx } from '../db/database.ts';
+import { LeaseLost, Stopping } from '../lease.ts';
 import { Pump } from '../pump.ts';
 import { jobs } from './tables.ts';
 
 // A PostgreSQL-backed queue (DESIGN.md "Events, signals, jobs"). A worker claims the oldest ready job
-// with FOR UPDATE SKIP LOCKED and a lease, then runs it in a second transaction that also marks it
-// done: the effect and the completion commit together, so a crash mid-job loses nothing and doubles
-// nothing (the lease expires and another worker takes the job again).
+// with FOR UPDATE SKIP LOCKED and a lease, renewed while the job runs (lease.ts), then runs it in a
+// second transaction that also marks it done: the effect and the completion commit together, so a
+// crash mid-job loses nothing and doubles nothing (the lease expires and another worker takes the job
+// again). A claim is identified by the job's attempt number, which every claim increments: renewals
+// and the completion match it, so a worker whose lease was taken over commits nothing.
 
 export type JobState = 'queued' | 'running' | 'done' | 'failed';
 
@@ -33,11 +36,12 @@ interface ClaimedJob {
   max_attempts: number;
 }
 
-const LEASE_SECONDS = 300;
-
 export class JobQueue {
   private platform: Platform | undefined;
   private readonly pump: Pump;
+  /** Aborted by stop(): a running job that can resume later stops at its next safe point. */
+  private readonly stopper = new AbortController();
+  private stopped: Promise<void> | undefined;
 
   constructor(pollMs: number) {
     this.pump = new Pump(() => this.drain(), pollMs);
@@ -97,8 +101,13 @@ export class JobQueue {
     this.pump.start();
   }
 
-  async stop(): Promise<void> {
-    await this.pump.stop();
+  /** Claims nothing more; the running job finishes, or hands itself back at its next safe point. */
+  stop(): Promise<void> {
+    if (!this.stopped) {
+      this.stopper.abort(new Stopping());
+      this.stopped = this.pump.stop();
+    }
+    return this.stopped;
   }
 
   /** Runs every ready job now (called after a commit that enqueued one, and on each poll). */
@@ -130,7 +139,7 @@ export class JobQueue {
     if (kinds.length === 0) return undefined;
     const result = await this.p.db.db.execute(sql`
       update jobs set state = 'running', attempts = attempts + 1, updated_at = now(),
-        lease_until = now() + make_interval(secs => ${LEASE_SECONDS})
+        lease_until = now() + make_interval(secs => ${this.p.config.leaseSeconds})
       where id = (
         select id from jobs
         where kind in (${sql.join(
@@ -157,6 +166,24 @@ export class JobQueue {
     const p = this.p;
     const declared = p.registry.job(job.kind)!;
     const log = p.log.child({ job: job.id, kind: job.kind, tenant: job.tenant });
+    const ours = sql`id = ${job.id} and state = 'running' and attempts = ${job.attempts}`;
+    const lease = p.leases.hold({
+      what: { job: job.id },
+      renew: async () =>
+        rowsOf(
+          await p.db.db.execute(sql`
+            update jobs set lease_until = now() + make_interval(secs => ${p.config.leaseSeconds})
+            where ${ours} returning id`),
+        ).length > 0,
+      // Handed back unfinished (the node stops): queued again at once, and the attempt not counted.
+      release: async () => {
+        await p.db.db.execute(sql`
+          update jobs set state = 'queued', attempts = attempts - 1, lease_until = null, run_at = now(),
+            updated_at = now()
+          where ${ours}`);
+      },
+    });
+    const signal = AbortSignal.any([lease.signal, this.stopper.signal]);
     try {
       const tenant = await p.tenants.find(job.tenant);
       if (!tenant) throw new Error(`tenant ${job.tenant} no longer exists`);
@@ -165,17 +192,22 @@ export class JobQueue {
         caller: { kind: 'system', scope: 'full' } as const,
         requestId: `job-${job.id}`,
         log,
+        signal,
       };
       const done = { state: 'done', leaseUntil: null, finishedAt: p.now(), updatedAt: p.now() } as const;
       const work = async (tx: Tx | undefined) => {
         const { result, hooks } = await executeJob(p, declared.service, invocation, tx, (ctx) =>
           declared.job.handler(ctx, job.payload),
         );
-        // A job without a transaction of its own is marked done once its work returned.
-        await (tx ?? p.db.db)
+        // A job without a transaction of its own is marked done once its work returned. Only under
+        // this claim: a worker whose lease was taken over rolls its effect back (or, without a
+        // transaction, leaves the job to its new worker).
+        const marked = await (tx ?? p.db.db)
           .update(jobs)
           .set({ ...done, result: result ?? null })
-          .where(eq(jobs.id, job.id));
+          .where(ours)
+          .returning({ id: jobs.id });
+        if (marked.length === 0) throw new LeaseLost('the job was taken over');
         return hooks;
       };
       const mode = declared.job.transaction;
@@ -185,9 +217,20 @@ export class JobQueue {
           : mode === 'system'
             ? await p.db.system(work)
             : await p.db.tenant(job.tenant, work);
+      lease.end();
       for (const hook of hooks) hook();
       log.info({ attempts: job.attempts }, 'job done');
     } catch (err) {
+      if (lease.lost || (err instanceof LeaseLost && !signal.aborted)) {
+        lease.lose('the job was taken over');
+        return true;
+      }
+      if (signal.aborted) {
+        await lease.release();
+        log.info({ attempts: job.attempts }, 'job handed back: the node is stopping');
+        return true;
+      }
+      lease.end();
       const failed = job.attempts >= job.max_attempts;
       const backoffMs = Math.min(1000 * 2 ** (job.attempts - 1), 300_000);
       log.warn({ err, attempts: job.attempts, failed }, 'job attempt failed');
@@ -201,7 +244,7 @@ export class JobQueue {
           updatedAt: p.now(),
           ...(failed ? { finishedAt: p.now() } : {}),
         })
-        .where(eq(jobs.id, job.id));
+        .where(ours);
     }
     return true;
   }

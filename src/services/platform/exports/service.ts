@@ -104,6 +104,7 @@ export default defineService({
           platform: ctx.platform,
           tenant: ctx.tenant.name,
           exportId: (payload as { exportId: string }).exportId,
+          signal: ctx.signal,
         }),
     },
   },

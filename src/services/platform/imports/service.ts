@@ -188,6 +188,7 @@ export default defineService({
           platform: ctx.platform,
           tenant: ctx.tenant.name,
           importId: (payload as { importId: string }).importId,
+          signal: ctx.signal,
         }),
     },
   },
