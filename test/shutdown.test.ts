@@ -145,22 +145,33 @@ describe('SIGTERM', () => {
     const signalled = performance.now();
     node.child.kill('SIGTERM');
     await sleep(300);
-    socket.write(body);
+    // The body, and right behind it on the same connection a second request that reaches the node
+    // while it closes: served (marked Connection: close), not refused with Fastify's own 503.
+    const late = JSON.stringify({ transacaoId: 'DURING-CLOSE', processo: 'RecebimentoProducao' });
+    socket.write(
+      body +
+        'POST /t/acme/bridge/1.0/rest/erp_agr/com_comum/actions/criarVinculoTransacao HTTP/1.1\r\n' +
+        `Host: 127.0.0.1\r\nAuthorization: ${key}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${Buffer.byteLength(late)}\r\n\r\n${late}`,
+    );
 
     const exit = await node.exited;
     const ms = performance.now() - signalled;
     expect(exit, node.output()).toEqual({ code: 0, signal: null });
     expect(ms).toBeLessThan(10_000);
-    expect(await reply).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200 /);
+    const replies = await reply;
+    expect(replies).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200 /);
+    expect(replies.match(/HTTP\/1\.1 \d+/g)).toEqual(['HTTP/1.1 100', 'HTTP/1.1 200', 'HTTP/1.1 200']);
+    expect(replies).toMatch(/connection: close/i);
     await idleClosed;
     await streamEnded;
     expect(await leasesHeld(env)).toEqual({ jobs: 0, cursors: 0, subscriptions: 0 });
     const [after] = await inDatabase<{ state: string; attempts: number; answered: number }>(
       env,
       sql`select state, attempts, (select count(*)::int from com_vinculo_transacao
-        where transacao_id = 'IN-FLIGHT') as answered from jobs where id = ${importJobId}`,
+        where transacao_id in ('IN-FLIGHT', 'DURING-CLOSE')) as answered from jobs where id = ${importJobId}`,
     );
-    expect(after!.answered).toBe(1);
+    expect(after!.answered).toBe(2);
     // Handed back unfinished (queued, the attempt not counted), or finished just in time.
     expect(['queued', 'done']).toContain(after!.state);
 

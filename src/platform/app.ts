@@ -82,6 +82,10 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
     // Even what the router and Node's HTTP parser refuse answers the error body (docs/platform.md).
     frameworkErrors: frameworkErrors(config.bodyLimit),
     clientErrorHandler,
+    // A request that reaches a closing node on a connection already open is served (Fastify marks
+    // the answer `Connection: close`), not refused with Fastify's own 503 body: the node is whole
+    // until every connection is gone (docs/platform.md "Shutdown and leases").
+    return503OnClosing: false,
   });
   app.setValidatorCompiler(({ schema, httpPart }) =>
     compile(schema as never, httpPart === 'querystring' ? 'query' : 'body'),
