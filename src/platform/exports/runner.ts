@@ -1,14 +1,15 @@
 import { Readable } from 'node:stream';
 import { and, eq, type SQL, sql } from 'drizzle-orm';
-import type { Platform } from '../context.ts';
+import type { Ctx, Platform } from '../context.ts';
 import { rowsOf, type Tx } from '../db/database.ts';
+import { isDataException } from '../db/errors.ts';
 import { compileFilter } from '../entities/filter.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError, errors } from '../errors.ts';
 import { appendStatusEvent } from '../imports/events.ts';
 import { jobs } from '../jobs/tables.ts';
 import type { ExportFormat } from './actions.ts';
 import { exports } from './tables.ts';
-import { type ExportField, filterFieldsOf } from './target.ts';
+import { type ExportField, type ExportTarget, filterFieldsOf } from './target.ts';
 import { CONTENT_TYPE, EXTENSION, RowWriter } from './writer.ts';
 
 // Runs one export (docs/exports.md): reads the kind's rows in keyset-paginated batches (`key >
@@ -22,6 +23,39 @@ export const EXPORT_BATCH = 2000;
 export const EVENT_URL_SECONDS = 24 * 3600;
 
 type Row = Record<string, unknown>;
+
+/** The rows of `target` that belong to the tenant, the kind and, when given, the export's filter. */
+function exportConditions(target: ExportTarget, tenant: string, filter: string | null | undefined): SQL[] {
+  const conditions: SQL[] = [sql`${target.tenant} = ${tenant}`];
+  if (target.where) conditions.push(target.where);
+  if (filter) conditions.push(compileFilter(filter, filterFieldsOf(target)));
+  return conditions;
+}
+
+/**
+ * A filter the export could not run is refused when the export is asked for, not found out by its
+ * job: compiled here (syntax, fields, literal types), then planned and bound by the database with
+ * no row read, in a savepoint (a literal the column cannot take, such as 2^31 against an int4
+ * expression, is SQLSTATE class 22 only there).
+ */
+export async function checkExportFilter(
+  ctx: Pick<Ctx, 'tx' | 'tenant'>,
+  target: ExportTarget,
+  filter: string,
+) {
+  const conditions = exportConditions(target, ctx.tenant.name, filter);
+  await ctx.tx.execute(sql`savepoint ponte_export_filter`);
+  try {
+    await ctx.tx.execute(sql`select 1 from ${target.from} where ${and(...conditions)} limit 0`);
+    await ctx.tx.execute(sql`release savepoint ponte_export_filter`);
+  } catch (err) {
+    await ctx.tx.execute(sql`rollback to savepoint ponte_export_filter`);
+    if (!isDataException(err)) throw err;
+    throw errors.badRequest(
+      `Invalid field 'filtro': ${(err as { cause?: Error }).cause?.message ?? (err as Error).message}`,
+    );
+  }
+}
 
 /** The SQL that selects a field as the file shows it: date-times ISO 8601 in UTC, dates YYYY-MM-DD. */
 function selected(field: ExportField): SQL {
@@ -115,9 +149,7 @@ export async function runExport({ platform, tenant, exportId, signal }: ExportRu
     names.map((n) => sql`${selected(target.fields[n]!)} as ${sql.identifier(n)}`),
     sql`, `,
   );
-  const conditions: SQL[] = [sql`${target.tenant} = ${tenant}`];
-  if (target.where) conditions.push(target.where);
-  if (record.filter) conditions.push(compileFilter(record.filter, filterFieldsOf(target)));
+  const conditions = exportConditions(target, tenant, record.filter);
   const fileKey = `exports/${exportId}/${record.kind}.${EXTENSION[format]}`;
   let written = 0;
 
@@ -188,8 +220,7 @@ export async function runExport({ platform, tenant, exportId, signal }: ExportRu
     // A request the export cannot serve (a filter the database refuses) fails it for good; anything
     // else fails this attempt, and the job starts again, unless it was the last attempt.
     const message = (err as Error).message;
-    const code = String((err as { cause?: { code?: string } }).cause?.code ?? '');
-    const refused = err instanceof ApiError || code.startsWith('22');
+    const refused = err instanceof ApiError || isDataException(err);
     const [job] = await db.db
       .select({ attempts: jobs.attempts, maxAttempts: jobs.maxAttempts })
       .from(jobs)

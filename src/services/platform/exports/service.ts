@@ -1,10 +1,8 @@
 import { eq } from 'drizzle-orm';
-import { compileFilter } from '../../../platform/entities/filter.ts';
 import { defineErrors } from '../../../platform/errors.ts';
 import { ExportConfig } from '../../../platform/exports/actions.ts';
-import { exportEventStatus, runExport } from '../../../platform/exports/runner.ts';
+import { checkExportFilter, exportEventStatus, runExport } from '../../../platform/exports/runner.ts';
 import { exports } from '../../../platform/exports/tables.ts';
-import { filterFieldsOf } from '../../../platform/exports/target.ts';
 import { ExportEventStatus } from '../../../platform/imports/events.ts';
 import { jobAbandonado } from '../../../platform/jobs/queue.ts';
 import { jobs } from '../../../platform/jobs/tables.ts';
@@ -52,8 +50,8 @@ export default defineService({
         const fields = input.config.campos ?? all;
         const unknown = fields.find((f) => !all.includes(f));
         if (unknown) throw E.unknownField({ kind: input.kind, field: unknown, fields: all.join(', ') });
-        // A malformed filter is 400 now, not a failed job later.
-        if (input.config.filtro) compileFilter(input.config.filtro, filterFieldsOf(target));
+        // A filter the export could not run is 400 now, not a failed job later.
+        if (input.config.filtro) await checkExportFilter(ctx, target, input.config.filtro);
         const id = await ctx.enqueue('run');
         await ctx.store.insert(exports, [
           {

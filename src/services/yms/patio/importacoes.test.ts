@@ -528,6 +528,19 @@ describe('exports', () => {
       expect(res.statusCode, JSON.stringify(config)).toBe(400);
       expect(res.json().reason).toBe('BAD_REQUEST');
     }
+    // A literal the database cannot bind (2^31 against the int4 order of a step) is refused now, not
+    // found out by the export's job.
+    const wide = await t.call(
+      'acme',
+      'yms/patio/actions/exportHistoricoExecucaoCircuito',
+      { config: { filtro: 'sequenciaOrdem eq 2147483648' } },
+      { auth: keys.acme },
+    );
+    expect(wide.statusCode, wide.body).toBe(400);
+    expect(wide.json()).toEqual({
+      message: expect.stringMatching(/^Invalid field 'filtro': /),
+      reason: 'BAD_REQUEST',
+    });
     expect(await tableCounts(t.db)).toEqual(before);
     const { exportJobId } = await exportar('acme', 'Planta');
     const other = await t.call(
