@@ -14,8 +14,12 @@ import { copyPrefix } from './global-setup.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token';
 
-/** A fresh database copied from the run's migrated template; dropped when the file ends. */
-export async function openTestDb(): Promise<Database> {
+/**
+ * A fresh database copied from the run's migrated template; dropped when the file ends. On
+ * PostgreSQL `poolSize` connections serve it (default 5): race tests raise it, so that as many
+ * requests as they send run in transactions of their own at once.
+ */
+export async function openTestDb(options: { poolSize?: number } = {}): Promise<Database> {
   const template = inject('template');
   if (template.engine === 'pglite') {
     const blob = new Blob([readFileSync(template.file)]);
@@ -30,7 +34,7 @@ export async function openTestDb(): Promise<Database> {
   await admin.end();
   const url = new URL(template.url);
   url.pathname = `/${name}`;
-  const db = await Database.open({ databaseUrl: url.toString(), poolSize: 5 });
+  const db = await Database.open({ databaseUrl: url.toString(), poolSize: options.poolSize ?? 5 });
   afterAll(async () => {
     await db.close();
     const c = new pg.Client({ connectionString: template.url });

@@ -85,6 +85,16 @@ export const E = defineErrors({
     status: 409,
     message: 'O motorista {nome} já está na execução de circuito {execucaoId}, em andamento',
   },
+  veiculoEmAgenda: {
+    reason: 'UNPROCESSABLE',
+    status: 409,
+    message: 'O veículo {placa} já está na agenda {codigo} em EXECUTANDO, sem execução no pátio',
+  },
+  motoristaEmAgenda: {
+    reason: 'UNPROCESSABLE',
+    status: 409,
+    message: 'O motorista {nome} já está na agenda {codigo} em EXECUTANDO, sem execução no pátio',
+  },
   execucaoNaoEmAndamento: {
     reason: 'UNPROCESSABLE',
     status: 409,

@@ -15,6 +15,7 @@ import {
   vaga,
   veiculo,
 } from './tables.ts';
+import { travarVeiculoMotorista } from './travas.ts';
 
 // The circuit execution record and its rules (docs/patio.md "Executions"): starting one, moving it
 // through its sequences (advance, revert, finish, cancel) with a history row per step, and reading it
@@ -372,6 +373,9 @@ export async function iniciarExecucao(ctx: ExecCtx, input: InicioExecucao): Prom
     if (!m) throw E.motoristaNotFound({ id: input.motoristaId });
   }
   const motoristaId = input.motoristaId ?? null;
+  // Decided under the lock of the vehicle and the driver (travas.ts): a concurrent start of either,
+  // here or through yms/agenda, waits until this transaction ends and then sees this execution.
+  await travarVeiculoMotorista(ctx, { veiculoId: v.id, motoristaId });
   await livreParaExecutar(ctx, v.id, motoristaId);
   let row: ExecucaoRow;
   try {
@@ -504,6 +508,8 @@ export async function trocarMotorista(
   const [m] = await ctx.store.select(motorista, eq(motorista.id, motoristaNovoId));
   if (!m) throw E.motoristaNotFound({ id: motoristaNovoId });
   if (row.motoristaId === motoristaNovoId) return row;
+  // The new driver is put to work: under its lock, as every start (travas.ts).
+  await travarVeiculoMotorista(ctx, { motoristaId: motoristaNovoId });
   await livreParaExecutar(ctx, null, motoristaNovoId);
   let updated: ExecucaoRow;
   try {
