@@ -14,6 +14,15 @@ export const CONCORRENTES = 8;
 /** A database whose pool gives every concurrent request of a round its own connection. */
 export const bancoDeCorrida = (): Promise<Database> => openTestDb({ poolSize: CONCORRENTES + 4 });
 
+/**
+ * The request `pedido` sent `ms` milliseconds later: a race between a long request and a short one
+ * (an event that allocates a spot, an edit of the spot) shows only when the short one lands inside
+ * the long one's window, so such races spread the short ones over it.
+ */
+export const depois =
+  (ms: number, pedido: () => Promise<LightMyRequestResponse>) => (): Promise<LightMyRequestResponse> =>
+    new Promise((resolve) => setTimeout(resolve, ms)).then(pedido);
+
 /** Starts every request at once and waits for all of them. */
 export const aoMesmoTempo = (pedidos: Array<() => Promise<LightMyRequestResponse>>) =>
   Promise.all(pedidos.map((p) => p()));
