@@ -7,6 +7,7 @@ import { anexoEntity } from './anexos.ts';
 import { validarCustom } from './custom.ts';
 import { E } from './errors.ts';
 import { verificarReserva } from './horarios.ts';
+import { exigirLivresNaEdicao } from './ocupacao.ts';
 import { escopoParceiro, parceiroEntities, regrasDoParceiro, SUJEITOS } from './parceiros.ts';
 import { editable, readOnly } from './schemas.ts';
 import {
@@ -58,7 +59,7 @@ export const agenda = defineEntity({
     beforeSave: async (ctx, next, previous) => {
       // The row the engine read, locked now: unchanged since, or 409 (never write back a state that a
       // concurrent state action changed meanwhile); the changes below are decided under this lock.
-      if (previous) await lidaETravada(ctx, previous);
+      const atual = previous ? await lidaETravada(ctx, previous) : undefined;
       await regrasDoParceiro(ctx, next, previous);
       next.custom ??= {};
       next.unscheduled ??= false;
@@ -82,6 +83,7 @@ export const agenda = defineEntity({
           JSON.stringify(next.associacaoAgendamento ?? null) !==
             JSON.stringify(previous.associacaoAgendamento ?? null);
         if (movida) next.fimPrevisto = await reservar(ctx, next, String(previous.id));
+        await exigirLivresNaEdicao(ctx, atual!, next);
         return;
       }
       if (next.status != null && next.status !== 'AGENDADO')

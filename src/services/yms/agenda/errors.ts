@@ -47,12 +47,12 @@ export const E = defineErrors({
   veiculoEmExecucao: {
     reason: 'UNPROCESSABLE',
     status: 409,
-    message: 'Agenda {codigo} não pode ser iniciada: o veículo {placa} já está em {onde}',
+    message: 'Agenda {codigo} não pode {acao}: o veículo {placa} já está em {onde}',
   },
   motoristaEmExecucao: {
     reason: 'UNPROCESSABLE',
     status: 409,
-    message: 'Agenda {codigo} não pode ser iniciada: o motorista {nome} já está em {onde}',
+    message: 'Agenda {codigo} não pode {acao}: o motorista {nome} já está em {onde}',
   },
   veiculoBloqueado: {
     reason: 'UNPROCESSABLE',

@@ -271,6 +271,41 @@ describe(`a driver taking over running executions while agendas of that driver s
   });
 });
 
+describe(`running agendas given another vehicle while agendas of it start (${RODADAS} rounds × ${CONCORRENTES} at once)`, () => {
+  it('the vehicle ends up in one running agenda only', async () => {
+    const metade = CONCORRENTES / 2;
+    for (let r = 0; r < RODADAS; r++) {
+      const [v] = await veiculos(1);
+      // Running agendas of other trucks, each to be given v: by the entity and by patio's atualizarAgenda.
+      const rodando = await seedAgendas(
+        t,
+        'acme',
+        (await veiculos(metade)).map((w) => makeAgenda({ status: 'EXECUTANDO', veiculoId: w.id })),
+      );
+      const ids = (await agendas(Array.from({ length: metade }, () => ({ veiculoId: v!.id })))).map(
+        (a) => a.id,
+      );
+      const trocar = (k: number) => () =>
+        k % 2
+          ? acme(`entities/agenda/${rodando[k]!.id}`, { veiculoId: v!.id }, { method: 'PATCH' })
+          : acme('actions/atualizarAgendamento', { agenda: { id: rodando[k]!.id, veiculoId: v!.id } });
+      const respostas = await aoMesmoTempo(ids.flatMap((id, k) => [iniciar(id), trocar(k)]));
+      umVencedor(respostas, {
+        status: 409,
+        mensagem:
+          /^Agenda \d+ não pode (ser iniciada|trocar de veículo ou motorista em EXECUTANDO): o veículo \S+ já está em outra agenda em EXECUTANDO \(\d+\)$/,
+      });
+      const comOVeiculo = await t.db.tenant('acme', (tx) =>
+        new Store(tx, 'acme').select(
+          agenda,
+          and(eq(agenda.veiculoId, v!.id), eq(agenda.status, 'EXECUTANDO')),
+        ),
+      );
+      expect(comOVeiculo).toHaveLength(1);
+    }
+  });
+});
+
 describe('the rule both sides apply, one request at a time', () => {
   it('the yard refuses a vehicle or a driver that an agenda runs without the yard; its own agenda aside', async () => {
     const p = await patioComCircuito();
@@ -307,5 +342,32 @@ describe('the rule both sides apply, one request at a time', () => {
     const fim = await acme('actions/finalizarAgendamento', { agenda: sem!.id });
     expect(fim.statusCode, fim.body).toBe(200);
     expect((await noPatio({ veiculoId: v!.id, motoristaId: m!.id })).statusCode).toBe(200);
+  });
+
+  it('a running agenda cannot be given a vehicle or driver that runs elsewhere; a booked one can', async () => {
+    const [v, w] = await veiculos(2);
+    const [m, n] = await motoristas(2);
+    const [a, b, c] = await seedAgendas(t, 'acme', [
+      makeAgenda({ status: 'EXECUTANDO', veiculoId: v!.id, motoristaId: m!.id }),
+      makeAgenda({ status: 'EXECUTANDO', veiculoId: w!.id, motoristaId: n!.id }),
+      makeAgenda({ veiculoId: w!.id }),
+    ]);
+    const patch = await acme(`entities/agenda/${b!.id}`, { veiculoId: v!.id }, { method: 'PATCH' });
+    expect(patch.statusCode).toBe(409);
+    expect(patch.json()).toEqual({
+      reason: 'UNPROCESSABLE',
+      message: `Agenda ${b!.codigo} não pode trocar de veículo ou motorista em EXECUTANDO: o veículo ${v!.placa} já está em outra agenda em EXECUTANDO (${a!.codigo})`,
+    });
+    const atualizar = await acme('actions/atualizarAgendamento', {
+      agenda: { id: b!.id, motoristaId: m!.id },
+    });
+    expect(atualizar.statusCode).toBe(409);
+    expect(atualizar.json().message).toContain(
+      `o motorista ${m!.nome} já está em outra agenda em EXECUTANDO`,
+    );
+    expect((await estado([b!.id])).get(b!.id)).toMatchObject({ veiculoId: w!.id, motoristaId: n!.id });
+    // A booked agenda is not running: it may name any vehicle; its start will check.
+    const livre = await acme(`entities/agenda/${c!.id}`, { veiculoId: v!.id }, { method: 'PATCH' });
+    expect(livre.statusCode, livre.body).toBe(200);
   });
 });

@@ -66,6 +66,7 @@ export async function exigirLivres(
   ctx: Ctx,
   atual: Pick<AgendaRow, 'id' | 'codigo' | 'veiculoId' | 'motoristaId'>,
   validated: boolean,
+  acao = 'ser iniciada',
 ): Promise<void> {
   const { veiculoId, motoristaId } = atual;
   if (!veiculoId && !motoristaId) return;
@@ -87,14 +88,35 @@ export async function exigirLivres(
     (await ctx.call<{ quantidade: number }>(`${PATIO}/queries/${op}`, body)).quantidade;
   const onde = 'uma execução de circuito em andamento no pátio';
   if (veiculoId && (await quantidade('quantidadeExecucaoCircuitoPorVeiculo', { veiculoId })) > 0)
-    throw E.veiculoEmExecucao({ codigo, placa, onde });
+    throw E.veiculoEmExecucao({ codigo, acao, placa, onde });
   if (motoristaId && (await quantidade('quantidadeExecucaoCircuitoPorMotorista', { motoristaId })) > 0)
-    throw E.motoristaEmExecucao({ codigo, nome, onde });
+    throw E.motoristaEmExecucao({ codigo, acao, nome, onde });
   const outra = await outraAgendaEmExecucao(ctx, { veiculoId, motoristaId, exceto: atual.id });
   if (outra && veiculoId && outra.veiculoId === veiculoId)
-    throw E.veiculoEmExecucao({ codigo, placa, onde: `outra agenda em EXECUTANDO (${outra.codigo})` });
+    throw E.veiculoEmExecucao({ codigo, acao, placa, onde: `outra agenda em EXECUTANDO (${outra.codigo})` });
   if (outra)
-    throw E.motoristaEmExecucao({ codigo, nome, onde: `outra agenda em EXECUTANDO (${outra.codigo})` });
+    throw E.motoristaEmExecucao({ codigo, acao, nome, onde: `outra agenda em EXECUTANDO (${outra.codigo})` });
+}
+
+/**
+ * An edit that gives a running (EXECUTANDO) agenda another vehicle or driver puts that one to work:
+ * under the same lock, the new vehicle or driver must be free (409 as for a start). Blocks are not
+ * read: an edit is no start. Any other state, or an unchanged or cleared vehicle or driver: nothing
+ * to check.
+ */
+export async function exigirLivresNaEdicao(
+  ctx: Ctx,
+  atual: AgendaRow,
+  novo: { veiculoId?: unknown; motoristaId?: unknown },
+): Promise<void> {
+  if (atual.status !== 'EXECUTANDO') return;
+  const trocado = (v: unknown, antes: string | null) =>
+    typeof v === 'string' && v.toLowerCase() !== antes ? v.toLowerCase() : null;
+  const veiculoId = trocado(novo.veiculoId, atual.veiculoId);
+  const motoristaId = trocado(novo.motoristaId, atual.motoristaId);
+  if (!veiculoId && !motoristaId) return;
+  const acao = 'trocar de veículo ou motorista em EXECUTANDO';
+  await exigirLivres(ctx, { id: atual.id, codigo: atual.codigo, veiculoId, motoristaId }, true, acao);
 }
 
 export const ocupacao = {
