@@ -20,6 +20,11 @@ export const E = defineErrors({
     status: 409,
     message: 'Veículo {placa} já ocupa a vaga rua {rua}, número {numero} (área {areaId})',
   },
+  veiculoJaEmOutraVaga: {
+    reason: 'UNPROCESSABLE',
+    status: 409,
+    message: 'Veículo {placa} acaba de ocupar outra vaga, por outra chamada ao mesmo tempo: ele ocupa uma só',
+  },
   referenceNotFound: { reason: 'UNPROCESSABLE', message: '{record} {id} não existe ({field})' },
   vagaOcupada: {
     reason: 'UNPROCESSABLE',

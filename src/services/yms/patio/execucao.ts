@@ -16,6 +16,7 @@ import {
   veiculo,
 } from './tables.ts';
 import { travarVeiculoMotorista } from './travas.ts';
+import { vagaDoVeiculoRepetida } from './vagas.ts';
 
 // The circuit execution record and its rules (docs/patio.md "Executions"): starting one, moving it
 // through its sequences (advance, revert, finish, cancel) with a history row per step, and reading it
@@ -310,7 +311,13 @@ async function novaExecucao(
 }
 
 /** Occupies one given spot for the vehicle (the agenda's initial spot), locking it; 422 unless free. */
-async function ocuparVaga(ctx: ExecCtx, vagaId: string, veiculoId: string, plantaId: string) {
+async function ocuparVaga(
+  ctx: ExecCtx,
+  vagaId: string,
+  veiculo: { id: string; placa: string },
+  plantaId: string,
+) {
+  const veiculoId = veiculo.id;
   const [v] = await ctx.tx
     .select()
     .from(vaga)
@@ -323,12 +330,28 @@ async function ocuparVaga(ctx: ExecCtx, vagaId: string, veiculoId: string, plant
     throw E.areaDeOutraPlanta({ areaId: v.areaId, field: 'vagaInicialId', plantaId });
   const [atual] = await ctx.store.select(vaga, eq(vaga.veiculoId, veiculoId));
   if (atual)
-    throw E.veiculoJaEmVaga({ placa: veiculoId, rua: atual.rua, numero: atual.numero, areaId: atual.areaId });
-  await ctx.store.update(
-    vaga,
-    { ocupada: true, veiculoId, ocupadaEm: ctx.now(), lastModifiedBy: 'patio', lastModifiedDate: ctx.now() },
-    eq(vaga.id, vagaId),
-  );
+    throw E.veiculoJaEmVaga({
+      placa: veiculo.placa,
+      rua: atual.rua,
+      numero: atual.numero,
+      areaId: atual.areaId,
+    });
+  try {
+    await ctx.store.update(
+      vaga,
+      {
+        ocupada: true,
+        veiculoId,
+        ocupadaEm: ctx.now(),
+        lastModifiedBy: 'patio',
+        lastModifiedDate: ctx.now(),
+      },
+      eq(vaga.id, vagaId),
+    );
+  } catch (err) {
+    // The vehicle took a spot in an area at the same time (alocarVaga): the unique index keeps one.
+    vagaDoVeiculoRepetida(err, veiculo.placa);
+  }
 }
 
 export interface InicioExecucao {
@@ -394,7 +417,7 @@ export async function iniciarExecucao(ctx: ExecCtx, input: InicioExecucao): Prom
   } catch (err) {
     conflitoDeExecucao(err, v.placa, motoristaId);
   }
-  if (input.vagaInicialId) await ocuparVaga(ctx, input.vagaInicialId, v.id, c.plantaId);
+  if (input.vagaInicialId) await ocuparVaga(ctx, input.vagaInicialId, v, c.plantaId);
   return row;
 }
 

@@ -196,3 +196,39 @@ describe(`edits and deletes of a spot racing its allocation (${RODADAS} rounds �
     }
   });
 });
+
+describe(`one spot per truck (${RODADAS} rounds × ${CONCORRENTES} at once)`, () => {
+  it('a truck entering an area while its execution starts on another spot: one spot, no 500', async () => {
+    const c = await circuitoDaPlanta();
+    for (let r = 0; r < RODADAS; r++) {
+      const metade = CONCORRENTES / 2;
+      const vs = await caminhoesNoPatio(metade);
+      const pares = await Promise.all(vs.map(async () => [await areaComUmaVaga(), await areaComUmaVaga()]));
+      const respostas = await aoMesmoTempo(
+        vs.flatMap((v, k) => [
+          entrarNaArea(pares[k]![0]!.areaId, v.id),
+          () =>
+            patio('actions/iniciarExecucaoCircuito', {
+              circuitoId: c,
+              veiculoId: v.id,
+              vagaInicialId: pares[k]![1]!.vagaId,
+            }),
+        ]),
+      );
+      for (const [k, v] of vs.entries()) {
+        const [entrada, inicio] = [respostas[2 * k]!, respostas[2 * k + 1]!];
+        const resumo = `${entrada.statusCode} ${entrada.body}\n${inicio.statusCode} ${inicio.body}`;
+        // The event moves the truck out of a spot it holds elsewhere; the start refuses a truck that holds one.
+        expect([200, 409], resumo).toContain(entrada.statusCode);
+        expect([200, 409], resumo).toContain(inicio.statusCode);
+        for (const res of [entrada, inicio])
+          if (res.statusCode === 409)
+            expect(res.json().message, resumo).toMatch(/já ocupa a vaga|acaba de ocupar outra vaga/);
+        const dele = await t.db.tenant('acme', (tx) =>
+          new Store(tx, 'acme').select(vaga, eq(vaga.veiculoId, v.id)),
+        );
+        expect(dele.length, resumo).toBe(entrada.statusCode === 200 || inicio.statusCode === 200 ? 1 : 0);
+      }
+    }
+  });
+});
