@@ -169,6 +169,29 @@ export const E = defineErrors({
     message: 'Tipo de agendamento {codigo} é usado por {n} agenda(s): desative-o em vez de excluir',
   },
   plantaInexistente: { reason: 'UNPROCESSABLE', message: 'plantaId {id}: planta não existe (yms/patio)' },
+  // References to the yard's records and to this service's own (referencias.ts).
+  circuitoInexistente: { reason: 'UNPROCESSABLE', message: '{campo} {id}: circuito não existe (yms/patio)' },
+  circuitoOutraPlanta: {
+    reason: 'UNPROCESSABLE',
+    message: '{campo} {id}: o circuito {codigo} é da planta {plantaCircuito}, não da planta {planta}',
+  },
+  sequenciaInexistente: {
+    reason: 'UNPROCESSABLE',
+    message: '{campo} {id}: sequência de circuito não existe (yms/patio)',
+  },
+  sequenciaOutroCircuito: {
+    reason: 'UNPROCESSABLE',
+    message: '{campo} {id}: a sequência é do circuito {circuitoSequencia}, não do circuito {circuito}',
+  },
+  vagaInexistente: { reason: 'UNPROCESSABLE', message: '{campo} {id}: vaga não existe (yms/patio)' },
+  vagaOutraPlanta: {
+    reason: 'UNPROCESSABLE',
+    message: '{campo} {id}: a vaga é da planta {plantaVaga}, não da planta {planta} do circuito',
+  },
+  clienteInexistente: {
+    reason: 'UNPROCESSABLE',
+    message: 'clienteId {id} não é um parceiro (externalTenant) deste tenant',
+  },
   motivoObrigatorio: {
     reason: 'BAD_REQUEST',
     message: "Invalid field 'motivo': informe o motivo do bloqueio",

@@ -19,6 +19,7 @@ import {
   registrarLog,
   type StatusPreAgenda,
 } from './preagenda-estados.ts';
+import { exigirReferenciasDaPreAgenda } from './referencias.ts';
 import { Custom, preAgendaEditable, preAgendaReadOnly, StatusPreAgenda as StatusSchema } from './schemas.ts';
 import { compact, mesmaLeitura } from './states.ts';
 import {
@@ -61,6 +62,7 @@ export const preAgendaEntity = defineEntity({
         await lidaETravada(ctx, previous);
         exigirEstado(previous as PreAgendaRow, 'editar');
         await regrasDaPreAgenda(ctx, next, previous);
+        await exigirReferenciasDaPreAgenda(ctx, next, previous);
         const de = previous.status as StatusPreAgenda;
         if (next.status != null && next.status !== de)
           throw E.preAgendaStatusSomenteLeitura({ id: String(previous.id), de, para: String(next.status) });
@@ -79,6 +81,7 @@ export const preAgendaEntity = defineEntity({
       if (next.status != null && next.status !== 'PENDENTE')
         throw E.preAgendaStatusInicial({ status: String(next.status) });
       await regrasDaPreAgenda(ctx, next, undefined);
+      await exigirReferenciasDaPreAgenda(ctx, next);
       await validarCustom(ctx, 'preAgenda', next.custom);
       next.id ??= randomUUID();
       for (const f of DO_ESTADO) next[f] = null;
