@@ -140,6 +140,20 @@ describe(`the next agenda code (${RODADAS} rounds × ${CONCORRENTES} at once)`, 
   });
 });
 
+describe(`the next version of an attachment (${RODADAS} rounds × ${CONCORRENTES} at once)`, () => {
+  it('uploads of one name get distinct, consecutive versions', async () => {
+    for (let r = 0; r < RODADAS; r++) {
+      const nomeAnexo = `nota-${r}.pdf`;
+      const respostas = await aoMesmoTempo(
+        Array.from({ length: CONCORRENTES }, () => () => acme('queries/obterUrlUploadAnexo', { nomeAnexo })),
+      );
+      for (const res of respostas) expect(res.statusCode, res.body).toBe(200);
+      const versoes = respostas.map((res) => Number(res.json().versao)).sort((a, b) => a - b);
+      expect(versoes).toEqual(Array.from({ length: CONCORRENTES }, (_, k) => k + 1));
+    }
+  });
+});
+
 const historicoDe = (ids: string[]) =>
   t.db.tenant('acme', (tx) =>
     new Store(tx, 'acme').select(agendaHistorico, inArray(agendaHistorico.agendaId, ids)),
