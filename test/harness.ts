@@ -14,8 +14,12 @@ import { copyPrefix } from './global-setup.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token';
 
-/** A fresh database copied from the run's migrated template; dropped when the file ends. */
-export async function openTestDb(): Promise<Database> {
+/**
+ * A fresh database copied from the run's migrated template; dropped when the file ends. On
+ * PostgreSQL `poolSize` connections serve it (default 5): race tests raise it, so that as many
+ * requests as they send run in transactions of their own at once.
+ */
+export async function openTestDb(options: { poolSize?: number } = {}): Promise<Database> {
   const template = inject('template');
   if (template.engine === 'pglite') {
     const blob = new Blob([readFileSync(template.file)]);
@@ -24,7 +28,7 @@ export async function openTestDb(): Promise<Database> {
     return db;
   }
   const url = await testDatabaseUrl();
-  const db = await Database.open({ databaseUrl: url, poolSize: 5 });
+  const db = await Database.open({ databaseUrl: url, poolSize: options.poolSize ?? 5 });
   afterAll(() => db.close());
   return db;
 }

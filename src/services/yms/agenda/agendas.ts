@@ -5,6 +5,7 @@ import { condicoes, MAX_IDS_PESQUISA, MAX_PAGE_SIZE, pagina, SORT_FIELDS } from 
 import { validarCustom } from './custom.ts';
 import { agenda as agendaEntity } from './entities.ts';
 import { E } from './errors.ts';
+import { exigirLivresNaEdicao } from './ocupacao.ts';
 import { AgendaAlteracao, editable, StatusAgendamento } from './schemas.ts';
 import {
   type AgendaRow,
@@ -110,6 +111,7 @@ export const agendas = {
       if (input.agenda.custom !== undefined)
         await validarCustom(ctx, 'agenda', input.agenda.custom, atual.custom);
       const changes = valores(input.agenda);
+      await exigirLivresNaEdicao(ctx, atual, changes);
       const [row] = await guardarChave(input.agenda.chaveIntegracao, () =>
         ctx.store
           .update(

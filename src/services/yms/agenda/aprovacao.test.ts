@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, tableCounts, testApp } from '../../../../test/harness.ts';
-import { agendaCall, PLANTA, TIPO } from './fixtures.ts';
-import { preAgendaRow } from './preagenda-fixtures.ts';
+import { agendaCall, PLANTA } from './fixtures.ts';
+import { preAgendaRow, seedCadastros } from './preagenda-fixtures.ts';
 
 // The approval of pre-agendas: ConfiguracaoAprovacaoAgenda (scope, levels, approvers, the most
 // specific wins), the multi-level process recorded as HistoricoAprovacaoAgenda and its items,
@@ -15,16 +15,27 @@ const PLANTA_2 = '00000000-0000-4000-8000-00000000a002';
 const PLANTA_3 = '00000000-0000-4000-8000-00000000a003';
 const TIPO_2 = '00000000-0000-4000-8000-00000000b002';
 
+const PLANTA_N = '00000000-0000-4000-8000-00000000a010';
+const PLANTA_SEM = '00000000-0000-4000-8000-00000000a0ff';
+/** The default type of a plant: its id with b for a (TIPO is PLANTA's). */
+const tipoDe = (plantaId: string) => plantaId.replace(/a(\w{3})$/, 'b$1');
+
 beforeAll(async () => {
   t = await testApp();
   acme = agendaCall(t, 'acme', await t.tenant('acme'));
   globex = agendaCall(t, 'globex', await t.tenant('globex'));
+  const plantas = [PLANTA, PLANTA_3, PLANTA_N, PLANTA_SEM];
+  await seedCadastros(t, 'acme', {
+    ...Object.fromEntries(plantas.map((p) => [tipoDe(p), p])),
+    [TIPO_2]: PLANTA_3,
+  });
 });
 
 const criar = async (o: Record<string, unknown> = {}) => {
+  const plantaId = (o.plantaId as string | undefined) ?? PLANTA;
   const res = await acme('entities/preAgenda', {
-    plantaId: PLANTA,
-    tipoAgendamentoId: TIPO,
+    plantaId,
+    tipoAgendamentoId: tipoDe(plantaId),
     dataEsperada: '2026-05-01T10:00:00Z',
     ...o,
   });
@@ -92,7 +103,7 @@ describe('configuracaoAprovacaoAgenda', () => {
       expect.objectContaining({ niveis: 2, configuracaoId: especifica.json().id, status: 'EM_ANDAMENTO' }),
     ]);
     // Without any configuration: one level, anyone.
-    const padrao = await criar({ plantaId: '00000000-0000-4000-8000-00000000a0ff' });
+    const padrao = await criar({ plantaId: PLANTA_SEM });
     expect((await historicoDe(padrao.id)).aprovacoes).toEqual([
       expect.not.objectContaining({ configuracaoId: expect.anything() }),
     ]);
@@ -100,8 +111,6 @@ describe('configuracaoAprovacaoAgenda', () => {
 });
 
 describe('a two-level approval', () => {
-  const PLANTA_N = '00000000-0000-4000-8000-00000000a010';
-
   beforeAll(async () => {
     const res = await acme(config, {
       plantaId: PLANTA_N,

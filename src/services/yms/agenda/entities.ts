@@ -1,14 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
+import type { Ctx } from '../../../platform/context.ts';
 import { defineEntity } from '../../../platform/entities/entity.ts';
 import { Type } from '../../../platform/schema.ts';
 import { anexoEntity } from './anexos.ts';
 import { validarCustom } from './custom.ts';
 import { E } from './errors.ts';
 import { verificarReserva } from './horarios.ts';
+import { exigirLivresNaEdicao } from './ocupacao.ts';
 import { escopoParceiro, parceiroEntities, regrasDoParceiro, SUJEITOS } from './parceiros.ts';
 import { editable, readOnly } from './schemas.ts';
-import { FINALIZADOS, proximoCodigo, registrarHistorico, type StatusAgendamento } from './states.ts';
+import {
+  type AgendaRow,
+  agendaParaAlterar,
+  FINALIZADOS,
+  mesmaLeitura,
+  proximoCodigo,
+  registrarHistorico,
+  type StatusAgendamento,
+} from './states.ts';
 import { agendaHistorico, agenda as agendaTable } from './tables.ts';
 import { tipoAgendamento } from './tipos.ts';
 
@@ -47,6 +57,9 @@ export const agenda = defineEntity({
   hooks: {
     rowScope: (ctx) => escopoParceiro(ctx, agendaTable.parceiroId),
     beforeSave: async (ctx, next, previous) => {
+      // The row the engine read, locked now: unchanged since, or 409 (never write back a state that a
+      // concurrent state action changed meanwhile); the changes below are decided under this lock.
+      const atual = previous ? await lidaETravada(ctx, previous) : undefined;
       await regrasDoParceiro(ctx, next, previous);
       next.custom ??= {};
       next.unscheduled ??= false;
@@ -70,6 +83,7 @@ export const agenda = defineEntity({
           JSON.stringify(next.associacaoAgendamento ?? null) !==
             JSON.stringify(previous.associacaoAgendamento ?? null);
         if (movida) next.fimPrevisto = await reservar(ctx, next, String(previous.id));
+        await exigirLivresNaEdicao(ctx, atual!, next);
         return;
       }
       if (next.status != null && next.status !== 'AGENDADO')
@@ -82,6 +96,7 @@ export const agenda = defineEntity({
       await registrarHistorico(ctx, String(next.id), undefined, 'AGENDADO', 'criada pela entidade agenda');
     },
     beforeDelete: async (ctx, row) => {
+      await lidaETravada(ctx, row);
       // An appointment booked by mistake may go; one that moved on is cancelled, never erased.
       if (row.status !== 'AGENDADO')
         throw E.exclusaoNaoPermitida({ codigo: Number(row.codigo), status: String(row.status) });
@@ -89,6 +104,13 @@ export const agenda = defineEntity({
     },
   },
 });
+
+/** The agenda an edit or a delete read, locked FOR UPDATE; 409 when it changed since it was read. */
+async function lidaETravada(ctx: Ctx, lida: Record<string, unknown>): Promise<AgendaRow> {
+  const atual = await agendaParaAlterar(ctx, String(lida.id));
+  if (!mesmaLeitura(lida, atual)) throw E.agendaAlteradaAoMesmoTempo({ codigo: atual.codigo });
+  return atual;
+}
 
 /** The slot check of the booking; returns the end of the execution. */
 function reservar(

@@ -29,6 +29,11 @@ export const E = defineErrors({
     status: 409,
     message: 'Já existe uma agenda com chaveIntegracao {chave}',
   },
+  agendaAlteradaAoMesmoTempo: {
+    reason: 'UNPROCESSABLE',
+    status: 409,
+    message: 'Agenda {codigo} foi alterada por outra chamada enquanto esta a lia: leia-a de novo e repita',
+  },
   exclusaoNaoPermitida: {
     reason: 'UNPROCESSABLE',
     message: 'Agenda {codigo} está em {status}: só uma agenda em AGENDADO pode ser excluída',
@@ -42,12 +47,12 @@ export const E = defineErrors({
   veiculoEmExecucao: {
     reason: 'UNPROCESSABLE',
     status: 409,
-    message: 'Agenda {codigo} não pode ser iniciada: o veículo {placa} já está em {onde}',
+    message: 'Agenda {codigo} não pode {acao}: o veículo {placa} já está em {onde}',
   },
   motoristaEmExecucao: {
     reason: 'UNPROCESSABLE',
     status: 409,
-    message: 'Agenda {codigo} não pode ser iniciada: o motorista {nome} já está em {onde}',
+    message: 'Agenda {codigo} não pode {acao}: o motorista {nome} já está em {onde}',
   },
   veiculoBloqueado: {
     reason: 'UNPROCESSABLE',
@@ -164,6 +169,29 @@ export const E = defineErrors({
     message: 'Tipo de agendamento {codigo} é usado por {n} agenda(s): desative-o em vez de excluir',
   },
   plantaInexistente: { reason: 'UNPROCESSABLE', message: 'plantaId {id}: planta não existe (yms/patio)' },
+  // References to the yard's records and to this service's own (referencias.ts).
+  circuitoInexistente: { reason: 'UNPROCESSABLE', message: '{campo} {id}: circuito não existe (yms/patio)' },
+  circuitoOutraPlanta: {
+    reason: 'UNPROCESSABLE',
+    message: '{campo} {id}: o circuito {codigo} é da planta {plantaCircuito}, não da planta {planta}',
+  },
+  sequenciaInexistente: {
+    reason: 'UNPROCESSABLE',
+    message: '{campo} {id}: sequência de circuito não existe (yms/patio)',
+  },
+  sequenciaOutroCircuito: {
+    reason: 'UNPROCESSABLE',
+    message: '{campo} {id}: a sequência é do circuito {circuitoSequencia}, não do circuito {circuito}',
+  },
+  vagaInexistente: { reason: 'UNPROCESSABLE', message: '{campo} {id}: vaga não existe (yms/patio)' },
+  vagaOutraPlanta: {
+    reason: 'UNPROCESSABLE',
+    message: '{campo} {id}: a vaga é da planta {plantaVaga}, não da planta {planta} do circuito',
+  },
+  clienteInexistente: {
+    reason: 'UNPROCESSABLE',
+    message: 'clienteId {id} não é um parceiro (externalTenant) deste tenant',
+  },
   motivoObrigatorio: {
     reason: 'BAD_REQUEST',
     message: "Invalid field 'motivo': informe o motivo do bloqueio",
@@ -198,6 +226,11 @@ export const E = defineErrors({
     reason: 'UNPROCESSABLE',
     status: 409,
     message: 'Pré-agenda {id} está em {status} (finalizada) e não pode mais ser alterada',
+  },
+  preAgendaAlteradaAoMesmoTempo: {
+    reason: 'UNPROCESSABLE',
+    status: 409,
+    message: 'Pré-agenda {id} foi alterada por outra chamada enquanto esta a lia: leia-a de novo e repita',
   },
   preAgendaNaoEditavel: {
     reason: 'UNPROCESSABLE',

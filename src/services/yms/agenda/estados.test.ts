@@ -13,7 +13,16 @@ import {
   seed,
 } from '../patio/fixtures.ts';
 import { area, circuito, motorista, planta, sequenciaCircuito, veiculo } from '../patio/tables.ts';
-import { agendaCall, agendaRow, historico, makeAgenda, type Status, seedAgendas } from './fixtures.ts';
+import {
+  agendaCall,
+  agendaRow,
+  historico,
+  makeAgenda,
+  PLANTA,
+  type Status,
+  seedAgendas,
+  seedPlanta,
+} from './fixtures.ts';
 
 // The agenda's state actions after the hand-over (spec 000 §3; docs/agenda.md): the whole state
 // table as one table-driven test, then iniciarAgendamento against a real yard, finishing, the two
@@ -24,8 +33,9 @@ let acme: ReturnType<typeof agendaCall>;
 let globex: ReturnType<typeof agendaCall>;
 let patio: ReturnType<typeof patioCall>;
 const EXEC = '00000000-0000-4000-8000-0000000e0001';
-const CIRCUITO = '00000000-0000-4000-8000-0000000c0001';
-const SEQUENCIA = '00000000-0000-4000-8000-0000000c0002';
+/** A circuit of the agendas' plant (PLANTA) and its first sequence: what aguardarIntegracao records. */
+let CIRCUITO: string;
+let SEQUENCIA: string;
 const TOPICO = 'yms/patio/execucaoCircuitoCancelada';
 const FINALIZADA = 'yms/patio/execucaoCircuitoFinalizada';
 
@@ -35,6 +45,10 @@ beforeAll(async () => {
   acme = agendaCall(t, 'acme', key);
   patio = patioCall(t, 'acme', key);
   globex = agendaCall(t, 'globex', await t.tenant('globex'));
+  await seedPlanta(t, 'acme');
+  const [a] = await seed(t, 'acme', area, [makeArea(PLANTA)]);
+  CIRCUITO = (await seed(t, 'acme', circuito, [makeCircuito(PLANTA)]))[0]!.id;
+  SEQUENCIA = (await seed(t, 'acme', sequenciaCircuito, [makeSequencia(CIRCUITO, 1, a!.id)]))[0]!.id;
 });
 
 /** What the dispatcher would deliver: an event in acme's outbox, then delivered to every consumer. */

@@ -1,4 +1,4 @@
-import { and, eq, ne, or, type SQL } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Ctx } from '../../../platform/context.ts';
 import { inSavepoint } from '../../../platform/db/savepoint.ts';
 import { ApiError } from '../../../platform/errors.ts';
@@ -8,6 +8,7 @@ import { action } from '../../../platform/registry.ts';
 import { Type } from '../../../platform/schema.ts';
 import { agenda as agendaEntity } from './entities.ts';
 import { E } from './errors.ts';
+import { exigirLivres } from './ocupacao.ts';
 import {
   type AgendaRow,
   agendaParaAlterar,
@@ -94,61 +95,6 @@ async function exigirSemExecucao(ctx: Ctx, atual: AgendaRow, operacao: Operacao)
   if (execucaoId) throw E.execucaoEmAndamento({ codigo: atual.codigo, execucaoId, operacao });
 }
 
-type Situacao = {
-  veiculo?: { placa: string; bloqueado: boolean; motivoBloqueio?: string };
-  motorista?: { nome: string; bloqueado: boolean; motivoBloqueio?: string };
-};
-
-/**
- * 409 when the vehicle or the driver is already running: in a yard execution (yms/patio's counts) or
- * in another EXECUTANDO agenda of the tenant; unless `validated`, also when either is blocked.
- */
-async function exigirLivres(ctx: Ctx, atual: AgendaRow, validated: boolean): Promise<void> {
-  const { veiculoId, motoristaId } = atual;
-  if (!veiculoId && !motoristaId) return;
-  const situacao = await ctx.call<Situacao>(`${PATIO}/queries/situacaoVeiculoMotorista`, {
-    ...(veiculoId ? { veiculoId } : {}),
-    ...(motoristaId ? { motoristaId } : {}),
-  });
-  const placa = situacao.veiculo?.placa ?? String(veiculoId);
-  const nome = situacao.motorista?.nome ?? String(motoristaId);
-  const codigo = atual.codigo;
-  if (!validated) {
-    if (situacao.veiculo?.bloqueado)
-      throw E.veiculoBloqueado({ codigo, placa, motivo: situacao.veiculo.motivoBloqueio ?? 'sem motivo' });
-    if (situacao.motorista?.bloqueado)
-      throw E.motoristaBloqueado({ codigo, nome, motivo: situacao.motorista.motivoBloqueio ?? 'sem motivo' });
-  }
-  const quantidade = async (op: string, body: unknown) =>
-    (await ctx.call<{ quantidade: number }>(`${PATIO}/queries/${op}`, body)).quantidade;
-  const onde = 'uma execução de circuito em andamento no pátio';
-  if (veiculoId && (await quantidade('quantidadeExecucaoCircuitoPorVeiculo', { veiculoId })) > 0)
-    throw E.veiculoEmExecucao({ codigo, placa, onde });
-  if (motoristaId && (await quantidade('quantidadeExecucaoCircuitoPorMotorista', { motoristaId })) > 0)
-    throw E.motoristaEmExecucao({ codigo, nome, onde });
-  const [outra] = await ctx.tx
-    .select({ codigo: agenda.codigo, veiculoId: agenda.veiculoId })
-    .from(agenda)
-    .where(
-      ctx.store.scope(
-        agenda,
-        and(
-          eq(agenda.status, 'EXECUTANDO'),
-          ne(agenda.id, atual.id),
-          or(
-            veiculoId ? eq(agenda.veiculoId, veiculoId) : undefined,
-            motoristaId ? eq(agenda.motoristaId, motoristaId) : undefined,
-          ),
-        ) as SQL,
-      ),
-    )
-    .limit(1);
-  if (outra && veiculoId && outra.veiculoId === veiculoId)
-    throw E.veiculoEmExecucao({ codigo, placa, onde: `outra agenda em EXECUTANDO (${outra.codigo})` });
-  if (outra)
-    throw E.motoristaEmExecucao({ codigo, nome, onde: `outra agenda em EXECUTANDO (${outra.codigo})` });
-}
-
 /**
  * Starts the yard execution of an agenda that knows its circuit, in the caller's transaction; a
  * refusal of the yard (4xx) is a 409 with its reason, and nothing of the start is kept.
@@ -170,6 +116,8 @@ export async function iniciar(ctx: Ctx, atual: AgendaRow, validated: boolean): P
   exigirOrigem(atual, 'iniciarAgendamento');
   if (atual.status === 'EXECUTANDO' && atual.inicioExecucao !== 'FALHOU')
     throw E.jaEmExecucao({ codigo: atual.codigo, inicio: atual.inicioExecucao ?? 'sem circuito' });
+  // Under yms/patio's lock of the vehicle and the driver, held until commit: two starts that share
+  // either run one after the other, and the second one sees the first (docs/agenda.md).
   await exigirLivres(ctx, atual, validated);
   const changes: Partial<AgendaRow> = { motivoDeFalha: null, inicioExecucao: null, execucaoCircuitoId: null };
   if (atual.circuitoId) {

@@ -3,6 +3,7 @@ import type { Ctx } from '../../../platform/context.ts';
 import { query } from '../../../platform/registry.ts';
 import { DateOnly, DateTime, Enum, Int64, type Static, Type } from '../../../platform/schema.ts';
 import { E } from './errors.ts';
+import { tipoExistente } from './referencias.ts';
 import { AssociacaoAgendamento } from './schemas.ts';
 import { agendaParaAlterar, FINALIZADOS, type StatusAgendamento } from './states.ts';
 import { agenda } from './tables.ts';
@@ -389,15 +390,6 @@ export const horariosOperacao = {
     },
   }),
 };
-
-async function tipoExistente(ctx: Ctx, id: string): Promise<TipoRow> {
-  try {
-    return await tipoPorRef(ctx, id);
-  } catch (err) {
-    if ((err as { status?: number }).status === 404) throw E.tipoInexistente({ id });
-    throw err;
-  }
-}
 
 // --- the checked booking ------------------------------------------------------------------------------
 

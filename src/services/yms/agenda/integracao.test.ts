@@ -6,11 +6,21 @@ import {
   makeMotorista,
   makePlanta,
   makeSequencia,
+  makeVaga,
   makeVeiculo,
   seed,
 } from '../patio/fixtures.ts';
-import { area, circuito, motorista, planta, sequenciaCircuito, veiculo } from '../patio/tables.ts';
-import { agendaCall, agendaRow, historico, makeAgenda, type Status, seedAgendas } from './fixtures.ts';
+import { area, circuito, motorista, planta, sequenciaCircuito, vaga, veiculo } from '../patio/tables.ts';
+import {
+  agendaCall,
+  agendaRow,
+  historico,
+  makeAgenda,
+  PLANTA,
+  type Status,
+  seedAgendas,
+  seedPlanta,
+} from './fixtures.ts';
 import { STATUS_AGENDAMENTO } from './states.ts';
 
 // The hand-over of an agenda to the yard: aguardarIntegracao and informarIntegracao, as the state
@@ -19,9 +29,10 @@ import { STATUS_AGENDAMENTO } from './states.ts';
 let t: TestApp;
 let acme: ReturnType<typeof agendaCall>;
 let globex: ReturnType<typeof agendaCall>;
-const CIRCUITO = '00000000-0000-4000-8000-0000000c0001';
-const SEQUENCIA = '00000000-0000-4000-8000-0000000c0002';
-const VAGA = '00000000-0000-4000-8000-0000000c0003';
+/** The yard of the agendas' plant (PLANTA): a circuit, its first sequence, a spot of the plant. */
+let CIRCUITO: string;
+let SEQUENCIA: string;
+let VAGA: string;
 
 let acmeKey: string;
 
@@ -30,6 +41,12 @@ beforeAll(async () => {
   acmeKey = await t.tenant('acme');
   acme = agendaCall(t, 'acme', acmeKey);
   globex = agendaCall(t, 'globex', await t.tenant('globex'));
+  await seedPlanta(t, 'acme');
+  const [a] = await seed(t, 'acme', area, [makeArea(PLANTA)]);
+  const [c] = await seed(t, 'acme', circuito, [makeCircuito(PLANTA)]);
+  CIRCUITO = c!.id;
+  SEQUENCIA = (await seed(t, 'acme', sequenciaCircuito, [makeSequencia(CIRCUITO, 1, a!.id)]))[0]!.id;
+  VAGA = (await seed(t, 'acme', vaga, [makeVaga(a!.id, 1, 1)]))[0]!.id;
 });
 
 const emEstado = async (status: Status) => (await seedAgendas(t, 'acme', [makeAgenda({ status })]))[0]!;

@@ -6,6 +6,7 @@ import { action } from '../../../platform/registry.ts';
 import { Enum, Type } from '../../../platform/schema.ts';
 import { agenda as agendaEntity } from './entities.ts';
 import { E } from './errors.ts';
+import { exigirEntrega } from './referencias.ts';
 import {
   agendaParaAlterar,
   compact,
@@ -29,7 +30,8 @@ export const integracao = {
   aguardarIntegracao: action({
     description:
       'AGENDADO → AGUARDANDO_INTEGRACAO: records the circuit, the initial sequence and the optional initial spot ' +
-      'the execution will start from; from any other state 409',
+      'the execution will start from; from any other state 409. The circuit must be of the agenda’s plant, the ' +
+      'sequence of the circuit, the spot in an area of that plant (422 naming the field and the id)',
     input: Type.Object({
       agenda: AgendaRef,
       circuito: Uuid('the circuit (yms/patio circuito.id)'),
@@ -46,6 +48,7 @@ export const integracao = {
           operacao: 'aguardarIntegracao',
           esperado: 'AGENDADO',
         });
+      await exigirEntrega(ctx, atual, input);
       const row = await mudarEstado(
         ctx,
         atual,

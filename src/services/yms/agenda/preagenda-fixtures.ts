@@ -1,7 +1,7 @@
 import { asc, eq } from 'drizzle-orm';
 import type { TestApp } from '../../../../test/harness.ts';
 import { Store } from '../../../platform/db/store.ts';
-import { PLANTA, TIPO } from './fixtures.ts';
+import { makeTipo, PLANTA, seedPlanta, seedTipos, TIPO } from './fixtures.ts';
 import { preAgenda, preAgendaLog } from './tables.ts';
 
 // Factories for the pre-agenda tests: pre-agendas inserted straight into a tenant's table in any
@@ -18,6 +18,23 @@ export const makePreAgenda = (o: Partial<Row> = {}): Row => ({
   descricao: `Pré-agenda ${++counter}`,
   ...o,
 });
+
+/**
+ * The plants (yms/patio) and appointment types a pre-agenda names: `tipos` maps each type's id to
+ * its plant's (a pre-agenda's type is one of its plant's). Default: TIPO of PLANTA.
+ */
+export async function seedCadastros(
+  t: TestApp,
+  tenant: string,
+  tipos: Record<string, string> = { [TIPO]: PLANTA },
+) {
+  for (const plantaId of new Set(Object.values(tipos))) await seedPlanta(t, tenant, { id: plantaId });
+  await seedTipos(
+    t,
+    tenant,
+    Object.entries(tipos).map(([id, plantaId]) => makeTipo({ id, plantaId })),
+  );
+}
 
 export async function seedPreAgendas(t: TestApp, tenant: string, rows: Row[]) {
   return t.db.tenant(tenant, (tx) =>

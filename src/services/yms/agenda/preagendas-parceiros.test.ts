@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, tableCounts, testApp } from '../../../../test/harness.ts';
 import { agendaCall, makeTipo, PLANTA, seedTipos, TIPO } from './fixtures.ts';
-import { logs, makePreAgenda, preAgendaRow, seedPreAgendas } from './preagenda-fixtures.ts';
+import { logs, makePreAgenda, preAgendaRow, seedCadastros, seedPreAgendas } from './preagenda-fixtures.ts';
 
 // A carrier's pre-agendas (docs/agenda.md "Pre-agendas of a partner's users"): keys acting for a
 // partner's user ask for, read, list, filter, edit, cancel and resend only their partners'
@@ -61,6 +61,7 @@ beforeAll(async () => {
   }
   const link = await acme('actions/linkVehiclesToPartner', { code: '11144477735', plates: ['DDD1D11'] });
   expect(link.json().platesNotLinked).toEqual([]);
+  await seedCadastros(t, 'acme');
 });
 
 describe("a partner's user asks for pre-agendas", () => {

@@ -3,7 +3,7 @@ import { type TestApp, tableCounts, testApp } from '../../../../test/harness.ts'
 import { Store } from '../../../platform/db/store.ts';
 import { agendaCall, agendaRow, historico, PLANTA, TIPO } from './fixtures.ts';
 import { STATUS_PRE_AGENDA, type StatusPreAgenda, TRANSICOES } from './preagenda-estados.ts';
-import { logs, makePreAgenda, preAgendaRow, seedPreAgendas } from './preagenda-fixtures.ts';
+import { logs, makePreAgenda, preAgendaRow, seedCadastros, seedPreAgendas } from './preagenda-fixtures.ts';
 import { externalTenant, preAgendaBusca } from './tables.ts';
 
 // Pre-agendas: the entity (creation opens the approval, edits are logged, the state is read-only),
@@ -22,12 +22,15 @@ beforeAll(async () => {
   t = await testApp();
   acme = agendaCall(t, 'acme', await t.tenant('acme'));
   globex = agendaCall(t, 'globex', await t.tenant('globex'));
-  // The partner the plant's pre-agendas name (an internal caller may name any active partner).
+  // The partner the plant's pre-agendas name (an internal caller may name any active partner), and
+  // the customer (a partner too); the plant and the type they name.
   await t.db.tenant('acme', (tx) =>
     new Store(tx, 'acme').insert(externalTenant, [
       { id: PARCEIRO, codigo: '11222333000181', nome: 'Parceiro', createdBy: 'test', lastModifiedBy: 'test' },
+      { id: CLIENTE, codigo: '11444777000161', nome: 'Cliente', createdBy: 'test', lastModifiedBy: 'test' },
     ]),
   );
+  await seedCadastros(t, 'acme');
 });
 
 const nova = (o: Record<string, unknown> = {}) => ({

@@ -19,8 +19,9 @@ import {
   registrarLog,
   type StatusPreAgenda,
 } from './preagenda-estados.ts';
+import { exigirReferenciasDaPreAgenda } from './referencias.ts';
 import { Custom, preAgendaEditable, preAgendaReadOnly, StatusPreAgenda as StatusSchema } from './schemas.ts';
-import { compact } from './states.ts';
+import { compact, mesmaLeitura } from './states.ts';
 import {
   historicoAprovacaoAgenda,
   historicoAprovacaoAgendaItem,
@@ -58,8 +59,10 @@ export const preAgendaEntity = defineEntity({
       next.custom ??= {};
       if (typeof next.dataEsperada === 'string') next.dataEsperada = new Date(next.dataEsperada);
       if (previous) {
+        await lidaETravada(ctx, previous);
         exigirEstado(previous as PreAgendaRow, 'editar');
         await regrasDaPreAgenda(ctx, next, previous);
+        await exigirReferenciasDaPreAgenda(ctx, next, previous);
         const de = previous.status as StatusPreAgenda;
         if (next.status != null && next.status !== de)
           throw E.preAgendaStatusSomenteLeitura({ id: String(previous.id), de, para: String(next.status) });
@@ -78,6 +81,7 @@ export const preAgendaEntity = defineEntity({
       if (next.status != null && next.status !== 'PENDENTE')
         throw E.preAgendaStatusInicial({ status: String(next.status) });
       await regrasDaPreAgenda(ctx, next, undefined);
+      await exigirReferenciasDaPreAgenda(ctx, next);
       await validarCustom(ctx, 'preAgenda', next.custom);
       next.id ??= randomUUID();
       for (const f of DO_ESTADO) next[f] = null;
@@ -92,6 +96,7 @@ export const preAgendaEntity = defineEntity({
       });
     },
     beforeDelete: async (ctx, row) => {
+      await lidaETravada(ctx, row);
       exigirEstado(row as unknown as PreAgendaRow, 'excluir');
       const id = String(row.id);
       const processos = await ctx.store.select(
@@ -111,6 +116,15 @@ export const preAgendaEntity = defineEntity({
     },
   },
 });
+
+/**
+ * The pre-agenda an edit or a delete read, locked FOR UPDATE; 409 when it changed since it was read
+ * (a state action in between: the edit would write its old state back).
+ */
+async function lidaETravada(ctx: Ctx, lida: Record<string, unknown>): Promise<void> {
+  const atual = await preAgendaParaAlterar(ctx, String(lida.id));
+  if (!mesmaLeitura(lida, atual)) throw E.preAgendaAlteradaAoMesmoTempo({ id: atual.id });
+}
 
 const PreAgenda = preAgendaEntity.schema;
 const Uuid = (description: string) => Type.String({ format: 'uuid', description });

@@ -13,6 +13,7 @@ import { agendaEntities } from './entities.ts';
 import { agendaSubscriptions, estados } from './estados.ts';
 import { horariosOperacao } from './horarios.ts';
 import { agendaJobs, integracao } from './integracao.ts';
+import { ocupacao } from './ocupacao.ts';
 import { parceiros } from './parceiros.ts';
 import { preAgendaEntity, preAgendas } from './preagendas.ts';
 import { tipos } from './tipos.ts';
@@ -41,6 +42,7 @@ export default defineService({
     ...tipos,
     ...horariosOperacao,
     ...estados,
+    ...ocupacao,
     ...busca,
     ...preAgendas,
     // spec 000 §4.6: import<X> / export<X> and their status events (docs/agenda.md "Imports and exports").

@@ -4,6 +4,7 @@ import { defineEntity } from '../../../platform/entities/entity.ts';
 import { action, query } from '../../../platform/registry.ts';
 import { Double, Enum, Int64, type Static, type TSchema, Type } from '../../../platform/schema.ts';
 import { E } from './errors.ts';
+import { exigirPlantaECircuito } from './referencias.ts';
 import { compact, quem, type StatusAgendamento } from './states.ts';
 import { agenda, tipoAgendamento as tipoTable } from './tables.ts';
 
@@ -75,15 +76,21 @@ export const tipoAgendamento = defineEntity({
   hooks: {
     beforeSave: async (ctx, next, previous) => {
       next.antecedenciaMinutos ??= 0;
+      const referencias = {
+        plantaId: String(next.plantaId),
+        circuitoId: (next.circuitoId as string | null | undefined) ?? null,
+      };
       if (previous) {
         for (const f of ['ativo', 'bloqueado', 'motivoBloqueio'] as const) next[f] = previous[f] ?? null;
-        if (next.plantaId !== previous.plantaId) await plantaExiste(ctx, String(next.plantaId));
+        // Checked when they change (a type saved before the checks keeps working).
+        if (next.plantaId !== previous.plantaId || referencias.circuitoId !== (previous.circuitoId ?? null))
+          await exigirPlantaECircuito(ctx, referencias);
         return;
       }
       next.ativo = true;
       next.bloqueado = false;
       next.motivoBloqueio = null;
-      await plantaExiste(ctx, String(next.plantaId));
+      await exigirPlantaECircuito(ctx, referencias);
     },
     beforeDelete: async (ctx, row) => {
       // A type that agendas name stays (deactivate it): their history must keep its meaning.
@@ -97,17 +104,6 @@ export const tipoAgendamento = defineEntity({
 });
 
 export type TipoRow = typeof tipoTable.$inferSelect;
-
-/** The plant of a type must exist in yms/patio. */
-async function plantaExiste(ctx: Ctx, plantaId: string): Promise<void> {
-  const hoje = new Date(ctx.now()).toISOString().slice(0, 10);
-  try {
-    await ctx.call('yms/patio/queries/listarTurnosPlanta', { plantaId, dataInicio: hoje, dataFim: hoje });
-  } catch (err) {
-    if ((err as { status?: number }).status === 404) throw E.plantaInexistente({ id: plantaId });
-    throw err;
-  }
-}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

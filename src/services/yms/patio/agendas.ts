@@ -102,6 +102,34 @@ async function pesquisaNoPatio(ctx: Ctx, texto: string) {
   return { pesquisaVeiculoIds: veiculos.map((v) => v.id), pesquisaMotoristaIds: motoristas.map((m) => m.id) };
 }
 
+type AgendaEmExecucao = { agenda?: { codigo: number; veiculoId?: string; motoristaId?: string } };
+
+/**
+ * 409 when the vehicle or the driver is in an EXECUTANDO agenda that runs without a yard execution
+ * (yms/agenda's iniciarAgendamento without a circuit), other than `agendaId`: the yard does not put
+ * to work a truck or a driver the schedule already has at work, as the agenda's start refuses one the
+ * yard has (docs/patio.md "Executions"). Asked under the lock of the vehicle and the driver
+ * (travas.ts), which the agenda's start takes too.
+ */
+export async function exigirForaDeAgenda(
+  ctx: Ctx,
+  o: { veiculoId?: string | null; motoristaId?: string | null; agendaId?: string | null },
+): Promise<void> {
+  if (!o.veiculoId && !o.motoristaId) return;
+  const { agenda } = await ctx.call<AgendaEmExecucao>(`${AGENDA}/queries/agendaEmExecucaoSemPatio`, {
+    ...(o.veiculoId ? { veiculoId: o.veiculoId } : {}),
+    ...(o.motoristaId ? { motoristaId: o.motoristaId } : {}),
+    ...(o.agendaId ? { exceto: o.agendaId } : {}),
+  });
+  if (!agenda) return;
+  if (o.veiculoId && agenda.veiculoId === o.veiculoId) {
+    const [v] = await ctx.store.select(veiculo, eq(veiculo.id, o.veiculoId));
+    throw PatioE.veiculoEmAgenda({ placa: v?.placa ?? o.veiculoId, codigo: agenda.codigo });
+  }
+  const [m] = o.motoristaId ? await ctx.store.select(motorista, eq(motorista.id, o.motoristaId)) : [];
+  throw PatioE.motoristaEmAgenda({ nome: m?.nome ?? String(o.motoristaId), codigo: agenda.codigo });
+}
+
 export const agendas = {
   // PRIVATE queries yms/agenda asks (docs/agenda.md "iniciarAgendamento", "filtrarAgenda"): it reads the
   // yard's records only through them.

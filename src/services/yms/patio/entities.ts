@@ -91,6 +91,16 @@ function keep(
   for (const [field, value] of Object.entries(defaults)) next[field] = previous?.[field] ?? value;
 }
 
+/** The spot, locked FOR UPDATE until the transaction ends (allocations wait or skip it meanwhile). */
+async function vagaTravada(ctx: Ctx, id: string): Promise<EntityRow | undefined> {
+  const [row] = await ctx.tx
+    .select()
+    .from(vagaTable)
+    .where(ctx.store.scope(vagaTable, eq(vagaTable.id, id)))
+    .for('update');
+  return row as EntityRow | undefined;
+}
+
 export const planta = defineEntity({
   name: 'planta',
   description: 'Plants (units of the company) whose yard is run here, each in its time zone',
@@ -160,13 +170,18 @@ export const vaga = defineEntity({
     beforeSave: async (ctx, next, previous) => {
       next.ativo ??= true;
       next.bloqueio ??= false;
-      keep(next, previous, { ocupada: false, veiculoId: null, ocupadaEm: null });
+      // The occupation belongs to spot allocation (vagas.ts), which decides it under this row's lock:
+      // an edit reads it locked, never from the engine's earlier unlocked read, so it cannot write
+      // back a spot as free that an allocation took meanwhile.
+      const atual = previous ? await vagaTravada(ctx, String(previous.id)) : undefined;
+      keep(next, atual, { ocupada: false, veiculoId: null, ocupadaEm: null });
       if (next.bloqueio && !next.motivoBloqueio) throw E.motivoObrigatorio({ record: 'a vaga' });
       if (!next.bloqueio) next.motivoBloqueio = null;
       if (next.areaId !== previous?.areaId) await mustExist(ctx, areaTable, 'area', 'areaId', next.areaId);
     },
-    beforeDelete: async (_ctx, row) => {
-      if (row.ocupada) {
+    beforeDelete: async (ctx, lida) => {
+      const row = await vagaTravada(ctx, String(lida.id));
+      if (row?.ocupada) {
         throw E.vagaOcupada({
           rua: Number(row.rua),
           numero: Number(row.numero),

@@ -20,6 +20,11 @@ export const E = defineErrors({
     status: 409,
     message: 'Veículo {placa} já ocupa a vaga rua {rua}, número {numero} (área {areaId})',
   },
+  veiculoJaEmOutraVaga: {
+    reason: 'UNPROCESSABLE',
+    status: 409,
+    message: 'Veículo {placa} acaba de ocupar outra vaga, por outra chamada ao mesmo tempo: ele ocupa uma só',
+  },
   referenceNotFound: { reason: 'UNPROCESSABLE', message: '{record} {id} não existe ({field})' },
   vagaOcupada: {
     reason: 'UNPROCESSABLE',
@@ -84,6 +89,16 @@ export const E = defineErrors({
     reason: 'UNPROCESSABLE',
     status: 409,
     message: 'O motorista {nome} já está na execução de circuito {execucaoId}, em andamento',
+  },
+  veiculoEmAgenda: {
+    reason: 'UNPROCESSABLE',
+    status: 409,
+    message: 'O veículo {placa} já está na agenda {codigo} em EXECUTANDO, sem execução no pátio',
+  },
+  motoristaEmAgenda: {
+    reason: 'UNPROCESSABLE',
+    status: 409,
+    message: 'O motorista {nome} já está na agenda {codigo} em EXECUTANDO, sem execução no pátio',
   },
   execucaoNaoEmAndamento: {
     reason: 'UNPROCESSABLE',

@@ -3,6 +3,7 @@ import type { Ctx } from '../../../platform/context.ts';
 import { inSavepoint } from '../../../platform/db/savepoint.ts';
 import { event, query } from '../../../platform/registry.ts';
 import { DateTime, Record as SpecRecord, type Static, Type } from '../../../platform/schema.ts';
+import { exigirForaDeAgenda } from './agendas.ts';
 import { normalizePlaca } from './entities.ts';
 import { E } from './errors.ts';
 import {
@@ -17,6 +18,7 @@ import {
 } from './execucao.ts';
 import { avaliarCondicaoDaEtapa, avancar, processarEtapa } from './rotinas.ts';
 import { area, controleArea, motorista, planta, presencaPatio, vaga, veiculo } from './tables.ts';
+import { travarVeiculoMotorista } from './travas.ts';
 import { alocarVaga, liberarVaga } from './vagas.ts';
 
 // The yard events (spec 000 §4.3, §6; docs/patio.md "Yard events"): a vehicle enters the yard, an
@@ -315,6 +317,10 @@ export const eventos = {
           atual: exec.motoristaId,
           antigo: input.motoristaAntigoId,
         });
+      if (exec.motoristaId !== input.motoristaNovoId) {
+        await travarVeiculoMotorista(ctx, { motoristaId: input.motoristaNovoId });
+        await exigirForaDeAgenda(ctx, { motoristaId: input.motoristaNovoId, agendaId: exec.agendaId });
+      }
       await trocarMotorista(ctx, exec, input.motoristaNovoId, origemEvento('motoristaAlteradoEmExecucao'));
       if (exec.veiculoId)
         await ctx.store.update(

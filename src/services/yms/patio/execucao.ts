@@ -15,6 +15,8 @@ import {
   vaga,
   veiculo,
 } from './tables.ts';
+import { travarVeiculoMotorista } from './travas.ts';
+import { vagaDoVeiculoRepetida } from './vagas.ts';
 
 // The circuit execution record and its rules (docs/patio.md "Executions"): starting one, moving it
 // through its sequences (advance, revert, finish, cancel) with a history row per step, and reading it
@@ -309,7 +311,13 @@ async function novaExecucao(
 }
 
 /** Occupies one given spot for the vehicle (the agenda's initial spot), locking it; 422 unless free. */
-async function ocuparVaga(ctx: ExecCtx, vagaId: string, veiculoId: string, plantaId: string) {
+async function ocuparVaga(
+  ctx: ExecCtx,
+  vagaId: string,
+  veiculo: { id: string; placa: string },
+  plantaId: string,
+) {
+  const veiculoId = veiculo.id;
   const [v] = await ctx.tx
     .select()
     .from(vaga)
@@ -322,12 +330,28 @@ async function ocuparVaga(ctx: ExecCtx, vagaId: string, veiculoId: string, plant
     throw E.areaDeOutraPlanta({ areaId: v.areaId, field: 'vagaInicialId', plantaId });
   const [atual] = await ctx.store.select(vaga, eq(vaga.veiculoId, veiculoId));
   if (atual)
-    throw E.veiculoJaEmVaga({ placa: veiculoId, rua: atual.rua, numero: atual.numero, areaId: atual.areaId });
-  await ctx.store.update(
-    vaga,
-    { ocupada: true, veiculoId, ocupadaEm: ctx.now(), lastModifiedBy: 'patio', lastModifiedDate: ctx.now() },
-    eq(vaga.id, vagaId),
-  );
+    throw E.veiculoJaEmVaga({
+      placa: veiculo.placa,
+      rua: atual.rua,
+      numero: atual.numero,
+      areaId: atual.areaId,
+    });
+  try {
+    await ctx.store.update(
+      vaga,
+      {
+        ocupada: true,
+        veiculoId,
+        ocupadaEm: ctx.now(),
+        lastModifiedBy: 'patio',
+        lastModifiedDate: ctx.now(),
+      },
+      eq(vaga.id, vagaId),
+    );
+  } catch (err) {
+    // The vehicle took a spot in an area at the same time (alocarVaga): the unique index keeps one.
+    vagaDoVeiculoRepetida(err, veiculo.placa);
+  }
 }
 
 export interface InicioExecucao {
@@ -372,6 +396,9 @@ export async function iniciarExecucao(ctx: ExecCtx, input: InicioExecucao): Prom
     if (!m) throw E.motoristaNotFound({ id: input.motoristaId });
   }
   const motoristaId = input.motoristaId ?? null;
+  // Decided under the lock of the vehicle and the driver (travas.ts): a concurrent start of either,
+  // here or through yms/agenda, waits until this transaction ends and then sees this execution.
+  await travarVeiculoMotorista(ctx, { veiculoId: v.id, motoristaId });
   await livreParaExecutar(ctx, v.id, motoristaId);
   let row: ExecucaoRow;
   try {
@@ -390,7 +417,7 @@ export async function iniciarExecucao(ctx: ExecCtx, input: InicioExecucao): Prom
   } catch (err) {
     conflitoDeExecucao(err, v.placa, motoristaId);
   }
-  if (input.vagaInicialId) await ocuparVaga(ctx, input.vagaInicialId, v.id, c.plantaId);
+  if (input.vagaInicialId) await ocuparVaga(ctx, input.vagaInicialId, v, c.plantaId);
   return row;
 }
 
@@ -504,6 +531,8 @@ export async function trocarMotorista(
   const [m] = await ctx.store.select(motorista, eq(motorista.id, motoristaNovoId));
   if (!m) throw E.motoristaNotFound({ id: motoristaNovoId });
   if (row.motoristaId === motoristaNovoId) return row;
+  // The new driver is put to work: under its lock, as every start (travas.ts).
+  await travarVeiculoMotorista(ctx, { motoristaId: motoristaNovoId });
   await livreParaExecutar(ctx, null, motoristaNovoId);
   let updated: ExecucaoRow;
   try {

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../../platform/context.ts';
 import { action, query } from '../../../platform/registry.ts';
 import { DateTime, Enum, Int64, Record as SpecRecord, Type } from '../../../platform/schema.ts';
+import { exigirForaDeAgenda } from './agendas.ts';
 import { E } from './errors.ts';
 import {
   cancelarExecucao,
@@ -19,6 +20,7 @@ import {
 } from './execucao.ts';
 import { exigirCondicao, processarEtapa } from './rotinas.ts';
 import { area, circuito, execucaoCircuito, execucaoCircuitoImagem, sequenciaCircuito } from './tables.ts';
+import { travarVeiculoMotorista } from './travas.ts';
 import { liberarVaga } from './vagas.ts';
 
 // The queries and actions over circuit executions (spec 000 §4.1, §4.2; docs/patio.md
@@ -83,7 +85,8 @@ export const execucoes = {
   iniciarExecucaoCircuito: action({
     description:
       'Starts a circuit execution for a vehicle (and its driver and agenda) at the first or the given sequence; ' +
-      'yms/agenda calls it when an integration succeeds. A vehicle or driver already in a running execution is 409',
+      'yms/agenda calls it when an integration succeeds. A vehicle or driver already in a running execution, or in ' +
+      'another agenda running without the yard, is 409',
     input: Type.Object({
       circuitoId: Uuid('the circuit'),
       veiculoId: Uuid('the vehicle'),
@@ -94,6 +97,10 @@ export const execucoes = {
     }),
     output: Type.Object({ execucaoCircuito: ExecucaoCircuito }),
     handler: async (ctx, input) => {
+      // Under the lock of the vehicle and the driver, as yms/agenda's iniciarAgendamento: neither may be
+      // in an agenda running without the yard (its own agenda aside), nor in a running execution.
+      await travarVeiculoMotorista(ctx, input);
+      await exigirForaDeAgenda(ctx, input);
       const row = await iniciarExecucao(ctx, input);
       // The first step's condition guards the start as it guards any step (422, nothing starts).
       const [inicial] = await ctx.store.select(

@@ -13,6 +13,7 @@ import { patioEntities } from './entities.ts';
 import { eventos } from './eventos.ts';
 import { execucoes } from './execucoes.ts';
 import { patioExports, patioImports, TRANSFER_KINDS } from './importacoes.ts';
+import { referencias } from './referencias.ts';
 import { turnos } from './turnos.ts';
 import { vagas } from './vagas.ts';
 import { veiculos } from './veiculos.ts';
@@ -39,6 +40,7 @@ export default defineService({
     ...eventos,
     ...automacao,
     ...veiculos,
+    ...referencias,
     // spec 000 §4.3: import<X> / export<X> and their status events (docs/patio.md "Imports and exports").
     ...importActions(Object.keys(patioImports)),
     ...exportActions(Object.keys(patioExports)),

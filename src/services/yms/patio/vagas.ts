@@ -70,12 +70,19 @@ export async function alocarVaga(ctx: YardTx, areaId: string, veiculoId: string)
       .returning();
     return row!;
   } catch (err) {
-    // The same vehicle allocated by two transactions at once: the unique index keeps one.
-    const e = err as { code?: string; cause?: { code?: string } };
-    if ((e.cause?.code ?? e.code) === '23505')
-      throw E.veiculoJaEmVaga({ placa: v.placa, rua: '?', numero: '?', areaId });
-    throw err;
+    vagaDoVeiculoRepetida(err, v.placa);
   }
+}
+
+/**
+ * A vehicle holds one spot (the unique index patio_vaga_veiculo): when two transactions give it one
+ * at once (an allocation, an execution's initial spot), the index refuses the second, which the
+ * checks before could not see. That refusal is the 409 it stands for; anything else is rethrown.
+ */
+export function vagaDoVeiculoRepetida(err: unknown, placa: string): never {
+  const e = err as { code?: string; cause?: { code?: string } };
+  if ((e.cause?.code ?? e.code) === '23505') throw E.veiculoJaEmOutraVaga({ placa });
+  throw err;
 }
 
 /** Frees the spot the vehicle holds, if any; returns it (undefined when it held none). */

@@ -1,0 +1,39 @@
+import { type SQL, sql } from 'drizzle-orm';
+import type { Ctx } from '../../../platform/context.ts';
+
+// The lock of a vehicle's and a driver's running state, published by yms/patio (the owner of
+// vehicles and drivers) for every path that puts one of them to work: yms/agenda's
+// iniciarAgendamento (with or without a circuit), patio's start of a circuit execution (by hand, for
+// an agenda, by the agenda's start job) and a driver taking over a running execution. Each path
+// checks "is it already running?" and then writes; DESIGN.md "Persistence" wants that decided under
+// a lock, never read-then-write across transactions. A running execution is also kept unique by
+// partial unique indexes, but an agenda running without a circuit has no row such an index could
+// hold, so the check itself must be serialized (docs/platform.md "Contended decisions").
+
+/** The vehicle and the driver about to be put to work; either may be absent. */
+export interface Ocupantes {
+  veiculoId?: string | null | undefined;
+  motoristaId?: string | null | undefined;
+}
+
+/**
+ * Takes the transaction-scoped advisory locks of the vehicle and the driver, in the caller's
+ * transaction, waiting for any other transaction that holds one of them to end. Callers take it
+ * before they read whether the vehicle or driver is free, so the read sees every start that
+ * committed before. Keys are (tenant, 'veiculo' | 'motorista', id) hashed to 64 bits; they are
+ * always taken in one statement in sorted order, so two paths that lock both never deadlock.
+ * Taking a lock the transaction already holds again is free: nested paths (an agenda's start
+ * calling the yard's) just call it again.
+ */
+export async function travarVeiculoMotorista(ctx: Pick<Ctx, 'tx' | 'store'>, o: Ocupantes): Promise<void> {
+  const chaves = [
+    o.veiculoId ? `${ctx.store.tenant}\nveiculo\n${o.veiculoId.toLowerCase()}` : undefined,
+    o.motoristaId ? `${ctx.store.tenant}\nmotorista\n${o.motoristaId.toLowerCase()}` : undefined,
+  ]
+    .filter((k): k is string => k !== undefined)
+    .sort();
+  if (chaves.length === 0) return;
+  // The select list is evaluated left to right: the locks are taken in the sorted order.
+  const travas: SQL[] = chaves.map((k) => sql`pg_advisory_xact_lock(hashtextextended(${k}, 0))`);
+  await ctx.tx.execute(sql`select ${sql.join(travas, sql`, `)}`);
+}
