@@ -76,13 +76,16 @@ beforeAll(async () => {
     const extra =
       table === 'test_veiculos'
         ? `placa text not null, modelo text, ano integer, ativo boolean, cor text`
-        : `carreta_veiculo_id uuid not null references test_veiculos(id) on delete cascade, placa text not null, eixos integer`;
+        : `carreta_veiculo_id uuid not null, placa text not null, eixos integer,
+           foreign key (tenant, carreta_veiculo_id) references test_veiculos (tenant, id) on delete cascade`;
     const statements = [
+      // Keyed as every tenant table is (platform/db/keys.ts): (tenant, id), references within the tenant.
       `create table ${table} (
-          id uuid primary key default gen_random_uuid(),
+          id uuid not null default gen_random_uuid(),
           tenant text not null default current_setting('ponte.tenant'),
           created_by text not null, created_date timestamptz not null default now(),
-          last_modified_by text not null, last_modified_date timestamptz not null default now(), ${extra})`,
+          last_modified_by text not null, last_modified_date timestamptz not null default now(),
+          primary key (tenant, id), ${extra})`,
       `alter table ${table} enable row level security`,
       `create policy tenant_isolation on ${table} to ponte_app
           using (tenant = current_setting('ponte.tenant', true)) with check (tenant = current_setting('ponte.tenant', true))`,
