@@ -264,6 +264,16 @@ describe('entity routes', () => {
     expect((await req('GET', `veiculo/${id}/carretas`, undefined, other)).statusCode).toBe(404);
   });
 
+  it('refuses a reference to another tenant’s row as one to a missing row: 422, the same answer', async () => {
+    // carreta has no hook checking its parent: the composite foreign key is what refuses it.
+    const theirs = (await req('POST', 'veiculo', { placa: 'OUT1A23' }, other)).json().id;
+    const missing = '00000000-0000-4000-8000-000000000001';
+    const foreign = await req('POST', 'carreta', { carretaVeiculoId: theirs, placa: 'CAR0100' });
+    const absent = await req('POST', 'carreta', { carretaVeiculoId: missing, placa: 'CAR0100' });
+    expect(foreign.statusCode, foreign.body).toBe(422);
+    expect(foreign.json()).toEqual(absent.json());
+  });
+
   it('deletes with 200 and no body', async () => {
     await req('PATCH', `veiculo/${id}`, { ativo: false });
     const res = await req('DELETE', `veiculo/${id}`);
