@@ -180,7 +180,9 @@ describe('tenants never meet', () => {
 
       // Its own keys still hold within the tenant.
       if (!sample.createdBy) {
-        expect((await a.post(a.body(3, a1.id))).statusCode, 'a taken id').toBe(409);
+        const dup = await a.post(a.body(3, a1.id));
+        expect(dup.statusCode, 'a taken id').toBe(409);
+        expect(dup.json().message).toMatch(/with the same id already exists$/);
         if (subject.entity.naturalKey.length)
           expect((await a.post(a.body(0))).statusCode, 'a taken natural key').toBe(409);
       }
