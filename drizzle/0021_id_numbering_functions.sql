@@ -4,50 +4,85 @@
 -- schema): the last id that tenant holds in that table. Written by hand; the functions come first
 -- because the next migration makes them the ids' defaults. PostgreSQL 15 and PGlite alike.
 
+-- The counter row of (t, counter), locked until the transaction ends (created at 0 if new). Its next
+-- number goes to the transaction's cache, the setting `ponte.id_<counter>` = '<tenant>:<next>'
+-- (local to the transaction, and rolled back with a savepoint like the row itself): the ids of a
+-- statement are then taken from the cache, and the row is written once per statement
+-- (ponte_bump_ids), not once per row. Writing one row once per row of a large statement piles up
+-- its versions in one transaction, which measured quadratic (40,000 rows: 11 s against 0.4 s).
+CREATE FUNCTION ponte_take_ids(t text, counter text) RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE
+  v bigint;
+BEGIN
+  SELECT last INTO v FROM id_counters WHERE tenant = t AND name = counter FOR UPDATE;
+  IF NOT FOUND THEN
+    INSERT INTO id_counters (tenant, name, last) VALUES (t, counter, 0) ON CONFLICT DO NOTHING;
+    SELECT last INTO v FROM id_counters WHERE tenant = t AND name = counter FOR UPDATE;
+  END IF;
+  PERFORM set_config('ponte.id_' || counter, t || ':' || (v + 1), true);
+  RETURN v + 1;
+END
+$$;
+--> statement-breakpoint
 -- An id's default: the next number of the transaction's tenant (the setting every tenant
--- transaction makes) in `counter` (the table's name). The upsert locks the counter row until
--- commit, so one tenant's creates in one table take turns; other tenants and tables never wait.
+-- transaction makes) in `counter` (the table's name), from the cache, or from the counter row the
+-- first time in the transaction. Holding that row until commit makes one tenant's creators of one
+-- table take turns; other tenants and tables never wait.
 CREATE FUNCTION ponte_next_id(counter text) RETURNS bigint LANGUAGE plpgsql VOLATILE AS $$
 DECLARE
   t text := current_setting('ponte.tenant', true);
+  cached text := current_setting('ponte.id_' || counter, true);
   v bigint;
 BEGIN
   IF t IS NULL OR t = '' THEN
     RAISE EXCEPTION 'ponte_next_id(%): ponte.tenant is not set: whose number is it?', counter;
   END IF;
-  INSERT INTO id_counters AS c (tenant, name, last) VALUES (t, counter, 1)
-  ON CONFLICT (tenant, name) DO UPDATE SET last = c.last + 1
-  RETURNING c.last INTO v;
+  IF cached IS NOT NULL AND split_part(cached, ':', 1) = t THEN
+    v := split_part(cached, ':', 2)::bigint;
+  ELSE
+    v := ponte_take_ids(t, counter);
+  END IF;
+  PERFORM set_config('ponte.id_' || counter, t || ':' || (v + 1), true);
   RETURN v;
 END
 $$;
 --> statement-breakpoint
--- BEFORE INSERT, once per statement: locks (or creates) the tenant's counter row before any row is
--- written. Without it, a statement with explicit ids would write its rows first and wait for the
--- counter only after (ponte_bump_ids), while a transaction holding the counter could be about to
--- take one of those ids: each would wait for the other. Without a tenant setting (platform work
--- writing rows of named tenants) there is nothing to lock; ponte_bump_ids still keeps count.
+-- BEFORE INSERT, once per statement: takes the tenant's counter row before any row is written (a
+-- no-op when this transaction holds it already). Without it, a statement with explicit ids would
+-- write its rows first and wait for the counter only after (ponte_bump_ids), while a transaction
+-- holding the counter could be about to take one of those ids: each would wait for the other.
+-- Without a tenant setting (platform work writing rows of named tenants) there is nothing to take;
+-- ponte_bump_ids still keeps count.
 CREATE FUNCTION ponte_lock_ids() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   t text := current_setting('ponte.tenant', true);
+  cached text := current_setting('ponte.id_' || TG_TABLE_NAME, true);
 BEGIN
-  IF t IS NOT NULL AND t <> '' THEN
-    -- ON CONFLICT DO UPDATE locks the existing row even when its WHERE holds for none.
-    INSERT INTO id_counters AS c (tenant, name, last) VALUES (t, TG_TABLE_NAME, 0)
-    ON CONFLICT (tenant, name) DO UPDATE SET last = c.last WHERE false;
+  IF t IS NOT NULL AND t <> '' AND (cached IS NULL OR split_part(cached, ':', 1) <> t) THEN
+    PERFORM ponte_take_ids(t, TG_TABLE_NAME);
   END IF;
   RETURN NULL;
 END
 $$;
 --> statement-breakpoint
--- AFTER INSERT, once per statement, with the inserted rows: moves each tenant's counter past the
--- ids it was given explicitly (an entity created with its id, an import keeping its ids), so the
--- next default never collides with them. Ids taken from the counter leave it as it is (no write).
+-- AFTER INSERT, once per statement, with the inserted rows: moves each tenant's counter to the
+-- highest id the statement wrote, taken from the cache or given explicitly (an entity created with
+-- its id, a file keeping its ids), and the cache past it, so the next default never collides. Numbers
+-- the cache handed out to rows that were not inserted (an upsert that updated) are simply unused.
 CREATE FUNCTION ponte_bump_ids() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  cached text := current_setting('ponte.id_' || TG_TABLE_NAME, true);
+  top bigint;
 BEGIN
   INSERT INTO id_counters AS c (tenant, name, last)
   SELECT n.tenant, TG_TABLE_NAME, max(n.id) FROM inserted n GROUP BY n.tenant
   ON CONFLICT (tenant, name) DO UPDATE SET last = excluded.last WHERE c.last < excluded.last;
+  IF cached IS NOT NULL AND cached <> '' THEN
+    SELECT max(n.id) INTO top FROM inserted n WHERE n.tenant = split_part(cached, ':', 1);
+    IF top >= split_part(cached, ':', 2)::bigint THEN
+      PERFORM set_config('ponte.id_' || TG_TABLE_NAME, split_part(cached, ':', 1) || ':' || (top + 1), true);
+    END IF;
+  END IF;
   RETURN NULL;
 END
 $$;

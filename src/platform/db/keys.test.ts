@@ -117,6 +117,30 @@ describe('numbering of integer ids', () => {
     expect(await db.tenant('n3', (tx) => moeda(tx, 'DDD'))).toBe(1);
   });
 
+  it('numbers a transaction’s statements on, past its explicit ids, and forgets what a savepoint undid', async () => {
+    const ids = await db.tenant('n6', async (tx) => {
+      const out = [await moeda(tx, 'AAA'), await moeda(tx, 'BBB', 10), await moeda(tx, 'CCC')];
+      await tx.execute(sql`savepoint s`);
+      out.push(await moeda(tx, 'DDD'));
+      await tx.execute(sql`rollback to savepoint s`);
+      out.push(await moeda(tx, 'EEE'));
+      return out;
+    });
+    expect(ids).toEqual([1, 10, 11, 12, 12]);
+    expect(await db.tenant('n6', (tx) => moeda(tx, 'FFF'))).toBe(13);
+  });
+
+  it('numbers the rows of one large statement in order, and counts them all', async () => {
+    const rows = await db.tenant('n7', async (tx) =>
+      rowsOf<{ id: string }>(
+        await tx.execute(sql`insert into com_moeda (created_by, last_modified_by, codigo, nome)
+          select 'test', 'test', 'M' || i, 'M' from generate_series(1, 5000) i returning id`),
+      ),
+    );
+    expect(rows.map((r) => Number(r.id))).toEqual(Array.from({ length: 5000 }, (_, i) => i + 1));
+    expect(await db.tenant('n7', (tx) => moeda(tx, 'ZZZ'))).toBe(5001);
+  });
+
   it('refuses a default id without a tenant setting instead of numbering for nobody', async () => {
     await expect(
       db.system((tx) =>
