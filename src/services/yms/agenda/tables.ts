@@ -73,7 +73,6 @@ export const agenda = pgTable(
   },
   (t) => [
     tenantPrimaryKey(t),
-
     uniqueIndex('agenda_codigo').on(t.tenant, t.codigo),
     uniqueIndex('agenda_chave_integracao')
       .on(t.tenant, t.chaveIntegracao)
@@ -153,7 +152,6 @@ export const externalTenant = pgTable(
   },
   (t) => [
     tenantPrimaryKey(t),
-
     uniqueIndex('agenda_external_tenant_codigo').on(t.tenant, t.codigo),
     trigramIndex('agenda_external_tenant_nome_trgm', t.nome),
     tenantIsolation(t.tenant),
@@ -192,7 +190,6 @@ export const preAgenda = pgTable(
   },
   (t) => [
     tenantPrimaryKey(t),
-
     index('pre_agenda_criacao').on(t.tenant, t.createdDate, t.id),
     index('pre_agenda_data_esperada').on(t.tenant, t.dataEsperada, t.id),
     index('pre_agenda_planta_data').on(t.tenant, t.plantaId, t.dataEsperada),
@@ -229,7 +226,6 @@ export const configuracaoAprovacaoAgenda = pgTable(
   },
   (t) => [
     tenantPrimaryKey(t),
-
     unique('configuracao_aprovacao_agenda_escopo')
       .on(t.tenant, t.plantaId, t.tipoAgendamentoId)
       .nullsNotDistinct(),
@@ -250,7 +246,6 @@ export const externalUser = pgTable(
   },
   (t) => [
     tenantPrimaryKey(t),
-
     uniqueIndex('agenda_external_user_email').on(t.tenant, t.email),
     index('agenda_external_user_parceiros').using('gin', t.parceiroIds),
     tenantIsolation(t.tenant),
@@ -301,7 +296,6 @@ export const historicoAprovacaoAgenda = pgTable(
   },
   (t) => [
     tenantPrimaryKey(t),
-
     index('historico_aprovacao_agenda_pre').on(t.tenant, t.preAgendaId, t.seq),
     // The export's order (transferencias.ts): each batch is one range of it.
     uniqueIndex('historico_aprovacao_agenda_seq').on(t.tenant, t.seq),
@@ -334,7 +328,6 @@ export const anexo = pgTable(
   (t) => [
     tenantPrimaryKey(t),
     tenantReference('agenda_anexo_agenda_fk', t, t.agendaId, agenda).onDelete('cascade'),
-
     uniqueIndex('agenda_anexo_versao').on(t.tenant, t.pasta, t.nome, t.versao),
     index('agenda_anexo_agenda').on(t.tenant, t.agendaId),
     tenantIsolation(t.tenant),
@@ -360,7 +353,6 @@ export const historicoAprovacaoAgendaItem = pgTable(
   },
   (t) => [
     tenantPrimaryKey(t),
-
     index('historico_aprovacao_agenda_item_hist').on(t.tenant, t.historicoAprovacaoId, t.seq),
     uniqueIndex('historico_aprovacao_agenda_item_seq').on(t.tenant, t.seq),
     tenantIsolation(t.tenant),
@@ -395,7 +387,6 @@ export const tipoAgendamento = pgTable(
   },
   (t) => [
     tenantPrimaryKey(t),
-
     uniqueIndex('agenda_tipo_agendamento_codigo').on(t.tenant, t.codigo),
     index('agenda_tipo_agendamento_planta').on(t.tenant, t.plantaId),
     tenantIsolation(t.tenant),
@@ -444,7 +435,6 @@ export const preAgendaLog = pgTable(
   },
   (t) => [
     tenantPrimaryKey(t),
-
     index('pre_agenda_log_pre').on(t.tenant, t.preAgendaId, t.seq),
     uniqueIndex('pre_agenda_log_seq').on(t.tenant, t.seq),
     tenantIsolation(t.tenant),

@@ -21,9 +21,9 @@ import { entityColumns } from '../../../platform/entities/entity.ts';
 // yms/patio's tables (docs/patio.md "The yard model"). Property names are the JSON field names:
 // the entity engine and the queries read them. Ids are UUIDs (DESIGN.md "Time, ids, text"); every
 // table has a unique index on (tenant, natural key) and indexes on the columns filtered or sorted.
-// Every reference is (tenant, ref) → (tenant, id) (platform/db/keys.ts): a row can only point at a
-// row of its own tenant, whatever a handler checks first (the entity hooks answer 422 with the
-// field; a foreign key check does not see row-level security, the tenant column does it).
+// Every reference is (tenant, ref) → (tenant, id) (platform/db/keys.ts): the entity hooks check
+// references first and answer 422 naming the field; behind them, the composite foreign key holds a
+// row to its own tenant's rows (a foreign key check does not see row-level security).
 
 const int64 = (name: string) => bigint(name, { mode: 'number' });
 const ref = (name: string) => uuid(name);
@@ -46,7 +46,6 @@ export const planta = pgTable(
   },
   (t) => [
     tenantPrimaryKey(t),
-
     uniqueIndex('patio_planta_codigo').on(t.tenant, t.codigo),
     trigramIndex('patio_planta_nome_trgm', t.nome),
     tenantIsolation(t.tenant),
@@ -66,7 +65,6 @@ export const area = pgTable(
   (t) => [
     tenantPrimaryKey(t),
     tenantReference('patio_area_planta_fk', t, t.plantaId, planta),
-
     uniqueIndex('patio_area_codigo').on(t.tenant, t.plantaId, t.codigo),
     trigramIndex('patio_area_descricao_trgm', t.descricao),
     tenantIsolation(t.tenant),
@@ -105,7 +103,6 @@ export const motorista = pgTable(
   },
   (t) => [
     tenantPrimaryKey(t),
-
     uniqueIndex('patio_motorista_documento').on(t.tenant, t.documento),
     trigramIndex('patio_motorista_nome_trgm', t.nome),
     tenantIsolation(t.tenant),
@@ -129,7 +126,6 @@ export const composicaoVeiculo = pgTable(
   (t) => [
     tenantPrimaryKey(t),
     tenantReference('patio_composicao_veiculo_cavalo_fk', t, t.cavaloId, veiculo),
-
     index('patio_composicao_veiculo_cavalo').on(t.tenant, t.cavaloId),
     index('patio_composicao_veiculo_reboques').using('gin', t.reboqueIds),
     tenantIsolation(t.tenant),
@@ -156,7 +152,6 @@ export const vaga = pgTable(
     tenantPrimaryKey(t),
     tenantReference('patio_vaga_area_fk', t, t.areaId, area),
     tenantReference('patio_vaga_veiculo_fk', t, t.veiculoId, veiculo),
-
     uniqueIndex('patio_vaga_posicao').on(t.tenant, t.areaId, t.rua, t.numero),
     // The free spots of an area in allocation order (alocarVaga, buscaVagaLivre).
     index('patio_vaga_livre')
@@ -183,7 +178,6 @@ export const turno = pgTable(
   (t) => [
     tenantPrimaryKey(t),
     tenantReference('patio_turno_planta_fk', t, t.plantaId, planta),
-
     uniqueIndex('patio_turno_janela').on(t.tenant, t.plantaId, t.data, t.horaInicio, t.horaFim),
     tenantIsolation(t.tenant),
   ],
@@ -207,7 +201,6 @@ export const circuito = pgTable(
   (t) => [
     tenantPrimaryKey(t),
     tenantReference('patio_circuito_planta_fk', t, t.plantaId, planta),
-
     uniqueIndex('patio_circuito_codigo').on(t.tenant, t.plantaId, t.codigo),
     index('patio_circuito_tipo').on(t.tenant, t.plantaId, t.tipoAgendamentoId),
     tenantIsolation(t.tenant),
@@ -235,7 +228,6 @@ export const sequenciaCircuito = pgTable(
     tenantReference('patio_sequencia_circuito_circuito_fk', t, t.circuitoId, circuito).onDelete('cascade'),
     tenantReference('patio_sequencia_circuito_area_fk', t, t.areaId, area),
     tenantReference('patio_sequencia_circuito_sub_circuito_fk', t, t.subCircuitoId, circuito),
-
     uniqueIndex('patio_sequencia_circuito_ordem').on(t.tenant, t.circuitoId, t.ordem),
     tenantIsolation(t.tenant),
   ],
@@ -276,7 +268,6 @@ export const execucaoCircuito = pgTable(
     ),
     tenantReference('patio_execucao_circuito_motorista_fk', t, t.motoristaId, motorista),
     tenantReference('patio_execucao_circuito_sequencia_atual_fk', t, t.sequenciaAtualId, sequenciaCircuito),
-
     index('patio_execucao_circuito_veiculo').on(t.tenant, t.veiculoId, t.situacao),
     index('patio_execucao_circuito_motorista').on(t.tenant, t.motoristaId, t.situacao),
     index('patio_execucao_circuito_agenda').on(t.tenant, t.agendaId),
@@ -415,7 +406,6 @@ export const controleArea = pgTable(
     tenantReference('patio_controle_area_veiculo_fk', t, t.veiculoId, veiculo),
     tenantReference('patio_controle_area_motorista_fk', t, t.motoristaId, motorista),
     tenantReference('patio_controle_area_execucao_circuito_fk', t, t.execucaoCircuitoId, execucaoCircuito),
-
     index('patio_controle_area_chegada').on(t.tenant, t.areaId, t.chegadaEm, t.id),
     // The vehicle's open arrival (where it is now), closed when it enters another area or leaves.
     index('patio_controle_area_veiculo_aberta').on(t.tenant, t.veiculoId).where(sql`${t.saidaEm} is null`),
@@ -448,7 +438,6 @@ export const presencaPatio = pgTable(
     tenantReference('patio_presenca_patio_motorista_fk', t, t.motoristaId, motorista),
     tenantReference('patio_presenca_patio_area_entrada_fk', t, t.areaEntradaId, area),
     tenantReference('patio_presenca_patio_area_saida_fk', t, t.areaSaidaId, area),
-
     // A vehicle is in at most one yard at a time: a second entry, even a concurrent one, is refused.
     uniqueIndex('patio_presenca_patio_veiculo').on(t.tenant, t.veiculoId).where(sql`${t.saidaEm} is null`),
     index('patio_presenca_patio_planta').on(t.tenant, t.plantaId, t.entradaEm),
@@ -512,7 +501,6 @@ export const logRotina = pgTable(
   },
   (t) => [
     tenantPrimaryKey(t),
-
     index('patio_log_rotina_execucao').on(t.tenant, t.execucaoCircuitoId, t.n),
     index('patio_log_rotina_n').on(t.tenant, t.n),
     tenantIsolation(t.tenant),
