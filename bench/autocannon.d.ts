@@ -5,6 +5,8 @@ declare module 'autocannon' {
     path?: string;
     headers?: Record<string, string>;
     body?: string | Buffer;
+    /** Called before each request of this entry: answers the request to send. */
+    setupRequest?: (request: RequestOptions) => RequestOptions;
   }
 
   interface Options extends RequestOptions {

@@ -62,16 +62,20 @@ const FILTERS: Filter[] = [
   },
 ];
 
-/** Seeds `rows` SKUs for the tenant in one statement, as the superuser: varied descriptions, 90 % active. */
+/**
+ * Seeds `rows` SKUs for the tenant in one statement, as the superuser: varied descriptions, 90 %
+ * active. The ids are given (a superuser session has no tenant to number them for); the tables'
+ * triggers move the tenant's counters past them.
+ */
 async function seed(client: pg.Client, tenant: string, rows: number): Promise<void> {
   await client.query(
-    `insert into com_unidade_medida (tenant, codigo, descricao, quantidade_decimais) values ($1, 'UN', 'Unidade', 0)`,
+    `insert into com_unidade_medida (id, tenant, codigo, descricao, quantidade_decimais) values (1, $1, 'UN', 'Unidade', 0)`,
     [tenant],
   );
   await client.query(
-    `insert into com_sku (tenant, created_by, created_date, last_modified_by, last_modified_date,
+    `insert into com_sku (id, tenant, created_by, created_date, last_modified_by, last_modified_date,
        codigo, descricao, codigo_produto, codigo_unidade_medida, codigo_barras, ncm, peso_liquido, peso_bruto, ativo)
-     select $1, 'bench', now(), 'bench', now(),
+     select i, $1, 'bench', now(), 'bench', now(),
        'SKU' || lpad(i::text, 6, '0'), 'Produto ' || md5(i::text), 'PRD' || (i % 5000), 'UN',
        (7890000000000 + i)::text, '1006' || lpad((i % 10000)::text, 4, '0'),
        (i % 500) / 10.0, (i % 500) / 10.0 + 0.5, i % 10 <> 0

@@ -151,14 +151,14 @@ export function report(m: Measured): void {
   }
 }
 
-/** One load scenario: POST of `bodies` in turn, or GET of the URL when `bodies` is undefined. */
+/** One load scenario: POST of `bodies` in turn (or of `template`, numbered), else GET of the URL. */
 export async function scenario(
   label: string,
   url: string,
   settings: LoadSettings,
-  options: { bodies?: string[]; headers?: Record<string, string> } = {},
+  options: { bodies?: string[]; template?: string; headers?: Record<string, string> } = {},
 ): Promise<Measured> {
-  const method = options.bodies ? 'POST' : 'GET';
+  const method = options.bodies || options.template ? 'POST' : 'GET';
   const { pathname, search } = new URL(url);
   console.log(`\n${label}  ${method} ${pathname}${search.length > 80 ? `${search.slice(0, 80)}…` : search}`);
   const result = await measure(label, {
@@ -166,6 +166,7 @@ export async function scenario(
     method,
     headers: options.headers ?? {},
     bodies: options.bodies ?? [],
+    ...(options.template ? { template: options.template } : {}),
     connections: settings.connections,
     warmupSeconds: settings.warmupSeconds,
     seconds: settings.seconds,

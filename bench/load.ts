@@ -11,6 +11,12 @@ export interface LoadJob {
   headers: Record<string, string>;
   /** Request bodies, cycled through by every connection (each prebuilt once by autocannon). */
   bodies: string[];
+  /**
+   * Instead of `bodies`: one body per request, `{n}` replaced by a number no other request of the
+   * run gets (every connection cycles through the same `bodies`, so they cannot create distinct
+   * records: creates with a unique key would be refused from the second connection on).
+   */
+  template?: string;
   connections: number;
   warmupSeconds: number;
   seconds: number;
@@ -41,13 +47,18 @@ function send(message: LoadMessage): Promise<void> {
 }
 
 async function run(job: LoadJob): Promise<void> {
+  let n = 0;
+  const { template } = job;
+  const requests: NonNullable<Parameters<typeof autocannon>[0]['requests']> = template
+    ? [{ setupRequest: (req) => ({ ...req, body: template.replaceAll('{n}', String(++n)) }) }]
+    : job.bodies.map((body) => ({ body }));
   const options =
     job.method === 'POST'
       ? {
           url: job.url,
           method: 'POST',
           headers: { 'content-type': 'application/json', ...job.headers },
-          requests: job.bodies.map((body) => ({ body })),
+          requests,
           connections: job.connections,
           timeout: 10,
         }

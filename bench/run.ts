@@ -9,6 +9,7 @@ import { buildApp } from '../src/platform/app.ts';
 import { allServices } from '../src/services/index.ts';
 import { runAgenda } from './agenda.ts';
 import { bareFastify, type Running, rawPg } from './baselines.ts';
+import { runCreates } from './creates.ts';
 import { type BenchContext, runEntities } from './entities.ts';
 import { runExports } from './exports.ts';
 import {
@@ -32,8 +33,8 @@ import { benchService } from './probe.ts';
 // `npm run bench`: the bridge's cost per request, as ratios against baselines served on the same
 // machine (DESIGN.md "Quality bar"). Scenarios run one after another on 127.0.0.1; the load comes
 // from autocannon in a child process. Every request must succeed: any error voids the run.
-// Four groups: `bridge` (a)–(e) here, `entities` (f) in entities.ts, `imports` (g) in imports.ts,
-// `exports` (h) in exports.ts.
+// Groups: `bridge` (a)–(e) here, `entities` (f) in entities.ts, `imports` (g) in imports.ts, and
+// the others each in the file of its name (creates (m) in creates.ts).
 
 const SECONDS = envInt('BENCH_SECONDS', 10, 1);
 const CONNECTIONS = envInt('BENCH_CONNECTIONS', 32, 1);
@@ -47,7 +48,16 @@ const QUERY_PATH = `/t/${TENANT}/bridge/1.0/rest/bench/probe/queries/getEntity`;
 const HEALTH_PATH = `/t/${TENANT}/bridge/1.0/rest/hcm/platform_integration/queries/healthcheck`;
 
 /** Groups of scenarios; `BENCH_ONLY=entities,imports` runs only those (all by default). */
-const GROUPS = ['bridge', 'entities', 'imports', 'patio', 'horarios', 'exports', 'agenda'] as const;
+const GROUPS = [
+  'bridge',
+  'entities',
+  'imports',
+  'patio',
+  'horarios',
+  'exports',
+  'agenda',
+  'creates',
+] as const;
 type Group = (typeof GROUPS)[number];
 function selectedGroups(): Set<Group> {
   const raw = (process.env.BENCH_ONLY ?? '').trim();
@@ -199,6 +209,11 @@ async function main(): Promise<void> {
     console.log('\n# (l) filtrarAgenda over 1,000,000 agendas');
     await busyBefore('the agenda search scenarios (l)');
     await runAgenda(bench);
+  }
+  if (ONLY.has('creates')) {
+    console.log('\n# (m) entity creates under load, int64 and UUID ids');
+    await busyBefore('the create scenarios (m)');
+    await runCreates(bench);
   }
   console.log(`\nwhole run: ${fmt((performance.now() - startedAt) / 1000)} s`);
 }

@@ -76,13 +76,16 @@ beforeAll(async () => {
     const extra =
       table === 'test_veiculos'
         ? `placa text not null, modelo text, ano integer, ativo boolean, cor text`
-        : `carreta_veiculo_id uuid not null references test_veiculos(id) on delete cascade, placa text not null, eixos integer`;
+        : `carreta_veiculo_id uuid not null, placa text not null, eixos integer,
+           foreign key (tenant, carreta_veiculo_id) references test_veiculos (tenant, id) on delete cascade`;
     const statements = [
+      // Keyed as every tenant table is (platform/db/keys.ts): (tenant, id), references within the tenant.
       `create table ${table} (
-          id uuid primary key default gen_random_uuid(),
+          id uuid not null default gen_random_uuid(),
           tenant text not null default current_setting('ponte.tenant'),
           created_by text not null, created_date timestamptz not null default now(),
-          last_modified_by text not null, last_modified_date timestamptz not null default now(), ${extra})`,
+          last_modified_by text not null, last_modified_date timestamptz not null default now(),
+          primary key (tenant, id), ${extra})`,
       `alter table ${table} enable row level security`,
       `create policy tenant_isolation on ${table} to ponte_app
           using (tenant = current_setting('ponte.tenant', true)) with check (tenant = current_setting('ponte.tenant', true))`,
@@ -259,6 +262,16 @@ describe('entity routes', () => {
     ).json()[0].id;
     expect((await req('GET', `veiculo/${otherParent}/carretas/${second.id}`)).statusCode).toBe(404);
     expect((await req('GET', `veiculo/${id}/carretas`, undefined, other)).statusCode).toBe(404);
+  });
+
+  it('refuses a reference to another tenant’s row as one to a missing row: 422, the same answer', async () => {
+    // carreta has no hook checking its parent: the composite foreign key is what refuses it.
+    const theirs = (await req('POST', 'veiculo', { placa: 'OUT1A23' }, other)).json().id;
+    const missing = '00000000-0000-4000-8000-000000000001';
+    const foreign = await req('POST', 'carreta', { carretaVeiculoId: theirs, placa: 'CAR0100' });
+    const absent = await req('POST', 'carreta', { carretaVeiculoId: missing, placa: 'CAR0100' });
+    expect(foreign.statusCode, foreign.body).toBe(422);
+    expect(foreign.json()).toEqual(absent.json());
   });
 
   it('deletes with 200 and no body', async () => {

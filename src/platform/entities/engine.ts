@@ -25,10 +25,10 @@ export interface ListQuery {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** A database error's SQLSTATE, through drizzle's wrapping. */
-function sqlState(err: unknown): string | undefined {
-  const e = err as { code?: string; cause?: { code?: string } };
-  return e?.cause?.code ?? e?.code;
+/** A database error's SQLSTATE and constraint, through drizzle's wrapping. */
+function sqlError(err: unknown): { state?: string; constraint?: string } {
+  const e = err as { code?: string; constraint?: string; cause?: { code?: string; constraint?: string } };
+  return { state: e?.cause?.code ?? e?.code, constraint: e?.cause?.constraint ?? e?.constraint };
 }
 
 export class EntityEngine {
@@ -129,11 +129,17 @@ export class EntityEngine {
     return out;
   }
 
+  /**
+   * Constraint violations as the caller's errors. Every key holds the tenant (platform/db/keys.ts),
+   * so a 409 only ever answers a row of the caller's own tenant, never another's.
+   */
   private async guard<T>(work: () => Promise<T>): Promise<T> {
     try {
       return await work();
     } catch (err) {
-      const state = sqlState(err);
+      const { state, constraint } = sqlError(err);
+      if (state === '23505' && constraint === `${this.decl.tableName}_tenant_id_pk`)
+        throw errors.conflict(`A ${this.decl.name} with the same id already exists`);
       if (state === '23505') {
         const key = this.decl.naturalKey.length ? ` (${this.decl.naturalKey.join(', ')})` : '';
         throw errors.conflict(`A ${this.decl.name} with the same key${key} already exists`);

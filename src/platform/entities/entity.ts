@@ -1,7 +1,8 @@
 import { getTableColumns, getTableName, type SQL } from 'drizzle-orm';
-import { type AnyPgColumn, bigint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import type { TObject } from 'typebox';
 import type { Ctx } from '../context.ts';
+import { numberedId } from '../db/keys.ts';
 import type { TenantTable } from '../db/store.ts';
 import { tenantColumn } from '../db/tenancy.ts';
 import type { Visibility } from '../registry.ts';
@@ -12,13 +13,16 @@ import type { FieldType, FilterFields } from './filter.ts';
 // entity's JSON fields, and the TypeBox schema of those fields. The engine derives every route,
 // the audit fields, the filter fields and the Swagger document from these two.
 
-/** The id and audit columns every entity table starts with (`...entityColumns('uuid')`). */
-export function entityColumns(idType: 'uuid' | 'int64' = 'uuid') {
+/**
+ * The id and audit columns every entity table starts with (`...entityColumns()`, or
+ * `...entityColumns('int64', '<table>')` for an id numbered per tenant in that table). The table
+ * declares `tenantPrimaryKey(t)` (db/keys.ts): the id is unique within its tenant only.
+ */
+export function entityColumns(idType: 'uuid' | 'int64' = 'uuid', table?: string) {
+  if (idType === 'int64' && !table)
+    throw new Error('entityColumns: an int64 id is numbered per table: name it');
   return {
-    id:
-      idType === 'uuid'
-        ? uuid('id').primaryKey().defaultRandom()
-        : bigint('id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+    id: idType === 'uuid' ? uuid('id').notNull().defaultRandom() : numberedId(table!),
     tenant: tenantColumn(),
     createdBy: text('created_by').notNull(),
     createdDate: timestamp('created_date', { withTimezone: true }).notNull().defaultNow(),

@@ -12,6 +12,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { tenantPrimaryKey, tenantReference } from '../db/keys.ts';
 import { tenantColumn, tenantIsolation } from '../db/tenancy.ts';
 
 // The transactional outbox and what reads it (docs/events.md). An event is a row of `outbox`,
@@ -21,15 +22,23 @@ export const outbox = pgTable(
   'outbox',
   {
     /** The event id. Within a tenant ids are assigned under a lock held to commit (outbox.ts), so
-     *  they commit in increasing order: a per-tenant cursor on the id never skips a record. */
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+     *  they commit in increasing order: a per-tenant cursor on the id never skips a record. One
+     *  sequence for every tenant, deliberately (docs/platform.md "Storage and tenant isolation"):
+     *  a per-tenant counter would serialize a tenant's event-writing transactions on one row. No
+     *  tenant chooses an event id, so none can collide with or claim another's. */
+    id: bigint('id', { mode: 'number' }).notNull().generatedAlwaysAsIdentity(),
     tenant: tenantColumn(),
     /** `domain/service/operation`, e.g. `yms/patio/vehicleEnteredYard`. */
     topic: text('topic').notNull(),
     payload: jsonb('payload').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('outbox_tenant_id_idx').on(t.tenant, t.id), tenantIsolation(t.tenant)],
+  (t) => [
+    tenantPrimaryKey(t),
+    // Deliveries and retention look events up by id alone (webhooks.ts, retention.ts).
+    index('outbox_id_idx').on(t.id),
+    tenantIsolation(t.tenant),
+  ],
 );
 
 /** A consumer's position in one tenant's outbox; a lease keeps two nodes off the same pair. */
@@ -49,7 +58,7 @@ export const eventCursors = pgTable(
 export const webhookSubscriptions = pgTable(
   'webhook_subscriptions',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuid('id').notNull().defaultRandom(),
     tenant: tenantColumn(),
     url: text('url').notNull(),
     /** Topic patterns: `yms/patio/vehicleEnteredYard`, `yms/patio/*`, `*`. */
@@ -65,17 +74,21 @@ export const webhookSubscriptions = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('webhook_subscriptions_tenant_idx').on(t.tenant, t.createdAt), tenantIsolation(t.tenant)],
+  (t) => [
+    tenantPrimaryKey(t),
+    // The delivery worker leases a subscription by its id alone, across tenants (webhooks.ts).
+    index('webhook_subscriptions_id_idx').on(t.id),
+    index('webhook_subscriptions_tenant_idx').on(t.tenant, t.createdAt),
+    tenantIsolation(t.tenant),
+  ],
 );
 
 export const webhookDeliveries = pgTable(
   'webhook_deliveries',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuid('id').notNull().defaultRandom(),
     tenant: tenantColumn(),
-    subscriptionId: uuid('subscription_id')
-      .notNull()
-      .references(() => webhookSubscriptions.id, { onDelete: 'cascade' }),
+    subscriptionId: uuid('subscription_id').notNull(),
     eventId: bigint('event_id', { mode: 'number' }).notNull(),
     topic: text('topic').notNull(),
     /** pending → delivered | dead (after the configured attempts); redelivery makes it pending again. */
@@ -88,9 +101,15 @@ export const webhookDeliveries = pgTable(
     deliveredAt: timestamp('delivered_at', { withTimezone: true }),
   },
   (t) => [
+    tenantPrimaryKey(t),
+    tenantReference('webhook_deliveries_subscription_fk', t, t.subscriptionId, webhookSubscriptions).onDelete(
+      'cascade',
+    ),
+    // The delivery worker finishes a delivery by its id alone, across tenants (webhooks.ts).
+    index('webhook_deliveries_id_idx').on(t.id),
     index('webhook_deliveries_head_idx').on(t.subscriptionId, t.eventId).where(sql`state = 'pending'`),
     // Fan-out is at least once: a repeated batch finds its deliveries already there.
-    uniqueIndex('webhook_deliveries_subscription_event_key').on(t.subscriptionId, t.eventId),
+    uniqueIndex('webhook_deliveries_subscription_event_key').on(t.tenant, t.subscriptionId, t.eventId),
     tenantIsolation(t.tenant),
   ],
 );

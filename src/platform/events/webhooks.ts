@@ -43,7 +43,7 @@ export function webhookFanOut(platform: Platform): EventConsumer {
         await platform.db.db.execute(sql`
           insert into webhook_deliveries (tenant, subscription_id, event_id, topic)
           values (${record.tenant}, ${sub.id}, ${record.id}, ${record.topic})
-          on conflict (subscription_id, event_id) do nothing`);
+          on conflict (tenant, subscription_id, event_id) do nothing`);
       }
     },
     afterBatch: () => {

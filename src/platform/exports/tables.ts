@@ -1,4 +1,5 @@
 import { bigint, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { tenantPrimaryKey } from '../db/keys.ts';
 import { tenantColumn, tenantIsolation } from '../db/tenancy.ts';
 
 /** One export: what it reads, its progress and its file. */
@@ -6,7 +7,7 @@ export const exports = pgTable(
   'exports',
   {
     /** The id of the job that runs it (the `exportJobId` clients hold). */
-    id: uuid('id').primaryKey(),
+    id: uuid('id').notNull(),
     tenant: tenantColumn(),
     service: text('service').notNull(),
     kind: text('kind').notNull(),
@@ -29,5 +30,9 @@ export const exports = pgTable(
     startedAt: timestamp('started_at', { withTimezone: true }),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
   },
-  (t) => [index('exports_tenant_idx').on(t.tenant, t.createdAt), tenantIsolation(t.tenant)],
+  (t) => [
+    tenantPrimaryKey(t),
+    index('exports_tenant_idx').on(t.tenant, t.createdAt),
+    tenantIsolation(t.tenant),
+  ],
 );

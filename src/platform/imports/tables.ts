@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { tenantPrimaryKey } from '../db/keys.ts';
 import { tenantColumn, tenantIsolation } from '../db/tenancy.ts';
 
 /** One import: its file, its progress and its outcome. `processed` is also the resume cursor. */
@@ -7,7 +8,7 @@ export const imports = pgTable(
   'imports',
   {
     /** The id of the job that runs it (the `importJobId` clients hold). */
-    id: uuid('id').primaryKey(),
+    id: uuid('id').notNull(),
     tenant: tenantColumn(),
     service: text('service').notNull(),
     kind: text('kind').notNull(),
@@ -26,7 +27,11 @@ export const imports = pgTable(
     startedAt: timestamp('started_at', { withTimezone: true }),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
   },
-  (t) => [index('imports_tenant_idx').on(t.tenant, t.createdAt), tenantIsolation(t.tenant)],
+  (t) => [
+    tenantPrimaryKey(t),
+    index('imports_tenant_idx').on(t.tenant, t.createdAt),
+    tenantIsolation(t.tenant),
+  ],
 );
 
 /** Rows an import could not take, with the field and the reason (at most MAX_STORED_ERRORS each). */

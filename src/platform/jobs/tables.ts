@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { tenantPrimaryKey } from '../db/keys.ts';
 import { tenantColumn, tenantIsolation } from '../db/tenancy.ts';
 
 // The durable job queue (DESIGN.md "Events, signals, jobs"). A job is claimed with
@@ -8,7 +9,7 @@ import { tenantColumn, tenantIsolation } from '../db/tenancy.ts';
 export const jobs = pgTable(
   'jobs',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuid('id').notNull().defaultRandom(),
     tenant: tenantColumn(),
     /** `domain/service/name` of the job declared by a service. */
     kind: text('kind').notNull(),
@@ -26,6 +27,9 @@ export const jobs = pgTable(
     finishedAt: timestamp('finished_at', { withTimezone: true }),
   },
   (t) => [
+    tenantPrimaryKey(t),
+    // The worker reads and finishes a job by its id alone, across tenants (queue.ts).
+    index('jobs_id_idx').on(t.id),
     index('jobs_ready_idx').on(t.runAt).where(sql`state in ('queued', 'running')`),
     index('jobs_tenant_idx').on(t.tenant, t.createdAt),
     tenantIsolation(t.tenant),

@@ -22,8 +22,9 @@ beforeAll(async () => {
     { ...audit, codigo: 'MILHO-SC', descricao: 'Milho em saca', codigoUnidadeMedida: 'SC' },
   ]);
   for (const s of skus) ids[s.codigo] = Number(s.id);
+  // Ids are numbered per tenant: globex's first rows have acme's ids too. An id only globex holds:
   const [foreignSku] = await seed(t, 'globex', sku, [
-    { ...audit, codigo: 'SOJA-SC', descricao: 'Soja', codigoUnidadeMedida: 'SC' },
+    { ...audit, id: 900_001, codigo: 'SOJA-SC', descricao: 'Soja', codigoUnidadeMedida: 'SC' },
   ]);
   ids.globexSku = Number(foreignSku!.id);
   await seed(t, 'acme', skuUnidadeMedida, [
@@ -40,7 +41,7 @@ beforeAll(async () => {
     { codigo: 'C', codigoPessoa: 'PC' },
   ]);
   for (const p of produtores) ids[p.codigo] = p.id;
-  const [foreign] = await seed(t, 'globex', produtor, [{ codigo: 'A', codigoPessoa: 'PA' }]);
+  const [foreign] = await seed(t, 'globex', produtor, [{ id: 900_001, codigo: 'A', codigoPessoa: 'PA' }]);
   ids.globexProdutor = foreign!.id;
 });
 

@@ -50,8 +50,15 @@ beforeAll(async () => {
     makePessoa({ codigo: 'PRD002', nome: 'Bruno Produtor', cliente: false, produtor: true }),
   ]);
   for (const row of rows) ids[row.codigo] = row.id;
+  // Ids are numbered per tenant: globex's first rows have acme's ids too. An id only globex holds:
   const [foreign] = await seed(t, 'globex', pessoa, [
-    makePessoa({ codigo: 'CLI001', nome: 'Globex Santa Rita', fornecedor: true, representante: true }),
+    makePessoa({
+      id: 900_001,
+      codigo: 'CLI001',
+      nome: 'Globex Santa Rita',
+      fornecedor: true,
+      representante: true,
+    }),
   ]);
   ids.globex = foreign!.id;
 

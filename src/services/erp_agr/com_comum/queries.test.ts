@@ -28,7 +28,8 @@ beforeAll(async () => {
     { codigo: '10', nome: 'Gama 100% Soja', nomeFantasia: 'Gama_Soja' },
   ]);
   for (const e of empresas) ids[`empresa${e.codigo}`] = Number(e.id);
-  const [foreign] = await seed(t, 'globex', empresa, [{ codigo: '1', nome: 'Globex Alfa' }]);
+  // Ids are numbered per tenant: globex's first rows have acme's ids too. An id only globex holds:
+  const [foreign] = await seed(t, 'globex', empresa, [{ id: 900_001, codigo: '1', nome: 'Globex Alfa' }]);
   ids.globexEmpresa = foreign!.id;
 
   await seed(t, 'acme', cidade, [
@@ -97,7 +98,7 @@ beforeAll(async () => {
   ]);
   for (const e of enderecos) ids[`endereco${e.codigoPessoa}.${e.sequencia}`] = Number(e.id);
   const [foreignAddress] = await seed(t, 'globex', pessoaEndereco, [
-    { ...audit, codigoPessoa: 'C1', sequencia: 1, logradouro: 'Rua das Flores' },
+    { ...audit, id: 900_001, codigoPessoa: 'C1', sequencia: 1, logradouro: 'Rua das Flores' },
   ]);
   ids.globexEndereco = Number(foreignAddress!.id);
 });

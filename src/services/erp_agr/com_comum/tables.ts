@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
-  bigint,
   boolean,
   check,
   date,
@@ -14,6 +13,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { numberedId, tenantPrimaryKey } from '../../../platform/db/keys.ts';
 import { trigramIndex } from '../../../platform/db/search.ts';
 import { tenantColumn, tenantIsolation } from '../../../platform/db/tenancy.ts';
 import { entityColumns } from '../../../platform/entities/entity.ts';
@@ -21,20 +21,19 @@ import type * as S from './schemas.ts';
 
 // erp_agr/com_comum's tables (docs/com_comum.md). Property names are the JSON field names: the
 // queries, the entity engine and the imports all read them. Every table has an int64 surrogate id
-// and a unique index on (tenant, natural key); references between these tables are natural codes
-// (filial.codigoEmpresa, cidade.siglaEstado), so each import is a plain upsert with no lookups.
+// numbered per tenant (primary key (tenant, id), platform/db/keys.ts) and a unique index on
+// (tenant, natural key); references between these tables are natural codes (filial.codigoEmpresa,
+// cidade.siglaEstado), so each import is a plain upsert with no lookups.
 
 type Of<V extends readonly string[]> = V[number];
 /** A text column holding one value of an enumeration of schemas.ts. */
 const oneOf = <V extends readonly string[]>(name: string) => text(name).$type<Of<V>>().notNull();
 const situacao = () => oneOf<typeof S.SITUACOES>('situacao').default('Ativo');
 
-const id = () => bigint('id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity();
-
 export const empresa = pgTable(
   'com_empresa',
   {
-    id: id(),
+    id: numberedId('com_empresa'),
     tenant: tenantColumn(),
     codigo: text('codigo').notNull(),
     nome: text('nome').notNull(),
@@ -42,13 +41,17 @@ export const empresa = pgTable(
     cnpj: text('cnpj'),
     situacao: situacao(),
   },
-  (t) => [uniqueIndex('com_empresa_codigo').on(t.tenant, t.codigo), tenantIsolation(t.tenant)],
+  (t) => [
+    tenantPrimaryKey(t),
+    uniqueIndex('com_empresa_codigo').on(t.tenant, t.codigo),
+    tenantIsolation(t.tenant),
+  ],
 );
 
 export const filial = pgTable(
   'com_filial',
   {
-    id: id(),
+    id: numberedId('com_filial'),
     tenant: tenantColumn(),
     codigoEmpresa: text('codigo_empresa').notNull(),
     codigo: text('codigo').notNull(),
@@ -61,6 +64,7 @@ export const filial = pgTable(
     situacao: situacao(),
   },
   (t) => [
+    tenantPrimaryKey(t),
     uniqueIndex('com_filial_codigo').on(t.tenant, t.codigoEmpresa, t.codigo),
     tenantIsolation(t.tenant),
   ],
@@ -69,13 +73,14 @@ export const filial = pgTable(
 export const pais = pgTable(
   'com_pais',
   {
-    id: id(),
+    id: numberedId('com_pais'),
     tenant: tenantColumn(),
     codigo: text('codigo').notNull(),
     nome: text('nome').notNull(),
     sigla: text('sigla'),
   },
   (t) => [
+    tenantPrimaryKey(t),
     uniqueIndex('com_pais_codigo').on(t.tenant, t.codigo),
     index('com_pais_sigla').on(t.tenant, t.sigla),
     index('com_pais_nome').on(t.tenant, t.nome),
@@ -86,7 +91,7 @@ export const pais = pgTable(
 export const estado = pgTable(
   'com_estado',
   {
-    id: id(),
+    id: numberedId('com_estado'),
     tenant: tenantColumn(),
     /** The country's codigo. */
     pais: text('pais').notNull(),
@@ -95,13 +100,17 @@ export const estado = pgTable(
     codigo: text('codigo'),
     nome: text('nome').notNull(),
   },
-  (t) => [uniqueIndex('com_estado_sigla').on(t.tenant, t.pais, t.sigla), tenantIsolation(t.tenant)],
+  (t) => [
+    tenantPrimaryKey(t),
+    uniqueIndex('com_estado_sigla').on(t.tenant, t.pais, t.sigla),
+    tenantIsolation(t.tenant),
+  ],
 );
 
 export const cidade = pgTable(
   'com_cidade',
   {
-    id: id(),
+    id: numberedId('com_cidade'),
     tenant: tenantColumn(),
     /** IBGE municipality code (3550308 for São Paulo). */
     codigo: text('codigo').notNull(),
@@ -110,6 +119,7 @@ export const cidade = pgTable(
     pais: text('pais').notNull(),
   },
   (t) => [
+    tenantPrimaryKey(t),
     uniqueIndex('com_cidade_codigo').on(t.tenant, t.codigo),
     index('com_cidade_estado').on(t.tenant, t.siglaEstado, t.nome),
     tenantIsolation(t.tenant),
@@ -119,7 +129,7 @@ export const cidade = pgTable(
 export const pessoa = pgTable(
   'com_pessoa',
   {
-    id: id(),
+    id: numberedId('com_pessoa'),
     tenant: tenantColumn(),
     codigo: text('codigo').notNull(),
     nome: text('nome').notNull(),
@@ -136,6 +146,7 @@ export const pessoa = pgTable(
     produtor: boolean('produtor').notNull().default(false),
   },
   (t) => [
+    tenantPrimaryKey(t),
     uniqueIndex('com_pessoa_codigo').on(t.tenant, t.codigo),
     // Lists without texto walk one of these in name order (the role's partial index).
     index('com_pessoa_nome').on(t.tenant, t.nome, t.id),
@@ -159,7 +170,7 @@ export const pessoa = pgTable(
 export const produtor = pgTable(
   'com_produtor',
   {
-    id: id(),
+    id: numberedId('com_produtor'),
     tenant: tenantColumn(),
     codigo: text('codigo').notNull(),
     /** The person (pessoa.codigo) the producer is. */
@@ -168,6 +179,7 @@ export const produtor = pgTable(
     situacao: situacao(),
   },
   (t) => [
+    tenantPrimaryKey(t),
     uniqueIndex('com_produtor_codigo').on(t.tenant, t.codigo),
     index('com_produtor_pessoa').on(t.tenant, t.codigoPessoa),
     tenantIsolation(t.tenant),
@@ -177,7 +189,7 @@ export const produtor = pgTable(
 export const produtorVinculo = pgTable(
   'com_produtor_vinculo',
   {
-    id: id(),
+    id: numberedId('com_produtor_vinculo'),
     tenant: tenantColumn(),
     codigoProdutor: text('codigo_produtor').notNull(),
     codigoProdutorVinculado: text('codigo_produtor_vinculado').notNull(),
@@ -185,6 +197,7 @@ export const produtorVinculo = pgTable(
     criadoEm: timestamp('criado_em', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    tenantPrimaryKey(t),
     uniqueIndex('com_produtor_vinculo_par').on(t.tenant, t.codigoProdutor, t.codigoProdutorVinculado),
     index('com_produtor_vinculo_vinculado').on(t.tenant, t.codigoProdutorVinculado),
     // A producer is never linked to itself, whichever way the link arrives (action or import).
@@ -196,7 +209,7 @@ export const produtorVinculo = pgTable(
 export const cooperadoInfo = pgTable(
   'com_cooperado_info',
   {
-    id: id(),
+    id: numberedId('com_cooperado_info'),
     tenant: tenantColumn(),
     codigoProdutor: text('codigo_produtor').notNull(),
     matricula: text('matricula').notNull(),
@@ -206,6 +219,7 @@ export const cooperadoInfo = pgTable(
     codigoFilial: text('codigo_filial'),
   },
   (t) => [
+    tenantPrimaryKey(t),
     uniqueIndex('com_cooperado_info_produtor').on(t.tenant, t.codigoProdutor),
     index('com_cooperado_info_matricula').on(t.tenant, t.matricula),
     tenantIsolation(t.tenant),
@@ -215,7 +229,7 @@ export const cooperadoInfo = pgTable(
 export const produtorPropriedade = pgTable(
   'com_produtor_propriedade',
   {
-    id: id(),
+    id: numberedId('com_produtor_propriedade'),
     tenant: tenantColumn(),
     codigoProdutor: text('codigo_produtor').notNull(),
     codigo: text('codigo').notNull(),
@@ -231,6 +245,7 @@ export const produtorPropriedade = pgTable(
     longitude: doublePrecision('longitude'),
   },
   (t) => [
+    tenantPrimaryKey(t),
     uniqueIndex('com_produtor_propriedade_codigo').on(t.tenant, t.codigoProdutor, t.codigo),
     tenantIsolation(t.tenant),
   ],
@@ -240,13 +255,14 @@ export const produtorPropriedade = pgTable(
 export const vinculoTransacao = pgTable(
   'com_vinculo_transacao',
   {
-    id: id(),
+    id: numberedId('com_vinculo_transacao'),
     tenant: tenantColumn(),
     transacaoId: text('transacao_id').notNull(),
     processo: oneOf<typeof S.PROCESSOS_TRANSACAO>('processo'),
     criadoEm: timestamp('criado_em', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    tenantPrimaryKey(t),
     uniqueIndex('com_vinculo_transacao_par').on(t.tenant, t.transacaoId, t.processo),
     tenantIsolation(t.tenant),
   ],
@@ -255,25 +271,30 @@ export const vinculoTransacao = pgTable(
 export const moeda = pgTable(
   'com_moeda',
   {
-    ...entityColumns('int64'),
+    ...entityColumns('int64', 'com_moeda'),
     codigo: text('codigo').notNull(),
     nome: text('nome').notNull(),
     simbolo: text('simbolo'),
     quantidadeDecimais: integer('quantidade_decimais'),
   },
-  (t) => [uniqueIndex('com_moeda_codigo').on(t.tenant, t.codigo), tenantIsolation(t.tenant)],
+  (t) => [
+    tenantPrimaryKey(t),
+    uniqueIndex('com_moeda_codigo').on(t.tenant, t.codigo),
+    tenantIsolation(t.tenant),
+  ],
 );
 
 export const cotacaoMoeda = pgTable(
   'com_cotacao_moeda',
   {
-    id: id(),
+    id: numberedId('com_cotacao_moeda'),
     tenant: tenantColumn(),
     codigoMoeda: text('codigo_moeda').notNull(),
     data: date('data', { mode: 'string' }).notNull(),
     valor: doublePrecision('valor').notNull(),
   },
   (t) => [
+    tenantPrimaryKey(t),
     uniqueIndex('com_cotacao_moeda_data').on(t.tenant, t.codigoMoeda, t.data),
     check('com_cotacao_moeda_valor', sql`${t.valor} > 0`),
     tenantIsolation(t.tenant),
@@ -283,7 +304,7 @@ export const cotacaoMoeda = pgTable(
 export const safra = pgTable(
   'com_safra',
   {
-    ...entityColumns('int64'),
+    ...entityColumns('int64', 'com_safra'),
     codigo: text('codigo').notNull(),
     descricao: text('descricao').notNull(),
     cultura: text('cultura'),
@@ -292,6 +313,7 @@ export const safra = pgTable(
     encerrada: boolean('encerrada').notNull().default(false),
   },
   (t) => [
+    tenantPrimaryKey(t),
     uniqueIndex('com_safra_codigo').on(t.tenant, t.codigo),
     check('com_safra_periodo', sql`${t.dataFim} >= ${t.dataInicio}`),
     tenantIsolation(t.tenant),
@@ -301,25 +323,30 @@ export const safra = pgTable(
 export const unidadeMedida = pgTable(
   'com_unidade_medida',
   {
-    id: id(),
+    id: numberedId('com_unidade_medida'),
     tenant: tenantColumn(),
     codigo: text('codigo').notNull(),
     descricao: text('descricao').notNull(),
     quantidadeDecimais: integer('quantidade_decimais'),
   },
-  (t) => [uniqueIndex('com_unidade_medida_codigo').on(t.tenant, t.codigo), tenantIsolation(t.tenant)],
+  (t) => [
+    tenantPrimaryKey(t),
+    uniqueIndex('com_unidade_medida_codigo').on(t.tenant, t.codigo),
+    tenantIsolation(t.tenant),
+  ],
 );
 
 export const unidadeMedidaConversao = pgTable(
   'com_unidade_medida_conversao',
   {
-    ...entityColumns('int64'),
+    ...entityColumns('int64', 'com_unidade_medida_conversao'),
     codigoUnidadeMedidaOrigem: text('codigo_unidade_medida_origem').notNull(),
     codigoUnidadeMedidaDestino: text('codigo_unidade_medida_destino').notNull(),
     operacao: oneOf<typeof S.OPERACOES_CONVERSAO>('operacao').default('Multiplicar'),
     fatorConversao: doublePrecision('fator_conversao').notNull(),
   },
   (t) => [
+    tenantPrimaryKey(t),
     uniqueIndex('com_unidade_medida_conversao_par').on(
       t.tenant,
       t.codigoUnidadeMedidaOrigem,
@@ -337,7 +364,7 @@ export const unidadeMedidaConversao = pgTable(
 export const sku = pgTable(
   'com_sku',
   {
-    ...entityColumns('int64'),
+    ...entityColumns('int64', 'com_sku'),
     codigo: text('codigo').notNull(),
     descricao: text('descricao').notNull(),
     codigoProduto: text('codigo_produto'),
@@ -348,19 +375,24 @@ export const sku = pgTable(
     pesoBruto: doublePrecision('peso_bruto'),
     ativo: boolean('ativo').notNull().default(true),
   },
-  (t) => [uniqueIndex('com_sku_codigo').on(t.tenant, t.codigo), tenantIsolation(t.tenant)],
+  (t) => [
+    tenantPrimaryKey(t),
+    uniqueIndex('com_sku_codigo').on(t.tenant, t.codigo),
+    tenantIsolation(t.tenant),
+  ],
 );
 
 export const skuUnidadeMedida = pgTable(
   'com_sku_unidade_medida',
   {
-    id: id(),
+    id: numberedId('com_sku_unidade_medida'),
     tenant: tenantColumn(),
     codigoSku: text('codigo_sku').notNull(),
     codigoUnidadeMedida: text('codigo_unidade_medida').notNull(),
     fatorConversao: doublePrecision('fator_conversao').notNull(),
   },
   (t) => [
+    tenantPrimaryKey(t),
     uniqueIndex('com_sku_unidade_medida_par').on(t.tenant, t.codigoSku, t.codigoUnidadeMedida),
     check('com_sku_unidade_medida_fator', sql`${t.fatorConversao} > 0`),
     tenantIsolation(t.tenant),
@@ -370,7 +402,7 @@ export const skuUnidadeMedida = pgTable(
 export const condicaoPagamento = pgTable(
   'com_condicao_pagamento',
   {
-    ...entityColumns('int64'),
+    ...entityColumns('int64', 'com_condicao_pagamento'),
     codigo: text('codigo').notNull(),
     descricao: text('descricao').notNull(),
     quantidadeParcelas: integer('quantidade_parcelas').notNull().default(1),
@@ -378,26 +410,34 @@ export const condicaoPagamento = pgTable(
     intervaloDias: integer('intervalo_dias').notNull().default(0),
     ativo: boolean('ativo').notNull().default(true),
   },
-  (t) => [uniqueIndex('com_condicao_pagamento_codigo').on(t.tenant, t.codigo), tenantIsolation(t.tenant)],
+  (t) => [
+    tenantPrimaryKey(t),
+    uniqueIndex('com_condicao_pagamento_codigo').on(t.tenant, t.codigo),
+    tenantIsolation(t.tenant),
+  ],
 );
 
 export const formaPagamento = pgTable(
   'com_forma_pagamento',
   {
-    id: id(),
+    id: numberedId('com_forma_pagamento'),
     tenant: tenantColumn(),
     codigo: text('codigo').notNull(),
     descricao: text('descricao').notNull(),
     tipo: oneOf<typeof S.TIPOS_FORMA_PAGAMENTO>('tipo').default('Outros'),
     ativo: boolean('ativo').notNull().default(true),
   },
-  (t) => [uniqueIndex('com_forma_pagamento_codigo').on(t.tenant, t.codigo), tenantIsolation(t.tenant)],
+  (t) => [
+    tenantPrimaryKey(t),
+    uniqueIndex('com_forma_pagamento_codigo').on(t.tenant, t.codigo),
+    tenantIsolation(t.tenant),
+  ],
 );
 
 export const pessoaEndereco = pgTable(
   'com_pessoa_endereco',
   {
-    ...entityColumns('int64'),
+    ...entityColumns('int64', 'com_pessoa_endereco'),
     codigoPessoa: text('codigo_pessoa').notNull(),
     sequencia: integer('sequencia').notNull(),
     tipoEndereco: oneOf<typeof S.TIPOS_ENDERECO>('tipo_endereco').default('Principal'),
@@ -413,6 +453,7 @@ export const pessoaEndereco = pgTable(
     codigoEmpresa: text('codigo_empresa'),
   },
   (t) => [
+    tenantPrimaryKey(t),
     uniqueIndex('com_pessoa_endereco_sequencia').on(t.tenant, t.codigoPessoa, t.sequencia),
     trigramIndex('com_pessoa_endereco_logradouro_trgm', t.logradouro),
     trigramIndex('com_pessoa_endereco_bairro_trgm', t.bairro),

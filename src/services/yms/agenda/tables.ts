@@ -14,6 +14,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { tenantPrimaryKey, tenantReference } from '../../../platform/db/keys.ts';
 import { trigramIndex } from '../../../platform/db/search.ts';
 import { tenantColumn, tenantIsolation } from '../../../platform/db/tenancy.ts';
 import { entityColumns } from '../../../platform/entities/entity.ts';
@@ -25,7 +26,7 @@ import { entityColumns } from '../../../platform/entities/entity.ts';
 
 function entity() {
   const { id: _id, ...audit } = entityColumns('uuid');
-  return { id: uuid('id').primaryKey().defaultRandom(), ...audit };
+  return { id: uuid('id').notNull().defaultRandom(), ...audit };
 }
 
 export const agenda = pgTable(
@@ -71,6 +72,7 @@ export const agenda = pgTable(
     fimPrevisto: timestamp('fim_previsto', { withTimezone: true }),
   },
   (t) => [
+    tenantPrimaryKey(t),
     uniqueIndex('agenda_codigo').on(t.tenant, t.codigo),
     uniqueIndex('agenda_chave_integracao')
       .on(t.tenant, t.chaveIntegracao)
@@ -101,7 +103,7 @@ export const agenda = pgTable(
 export const agendaHistorico = pgTable(
   'agenda_historico',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuid('id').notNull().defaultRandom(),
     tenant: tenantColumn(),
     agendaId: uuid('agenda_id').notNull(),
     de: text('de'),
@@ -110,7 +112,11 @@ export const agendaHistorico = pgTable(
     quando: timestamp('quando', { withTimezone: true }).notNull(),
     motivo: text('motivo'),
   },
-  (t) => [index('agenda_historico_agenda').on(t.tenant, t.agendaId, t.quando), tenantIsolation(t.tenant)],
+  (t) => [
+    tenantPrimaryKey(t),
+    index('agenda_historico_agenda').on(t.tenant, t.agendaId, t.quando),
+    tenantIsolation(t.tenant),
+  ],
 );
 
 /** The last agenda code of each tenant: one row, incremented in the creating transaction. */
@@ -145,6 +151,7 @@ export const externalTenant = pgTable(
     preAgendaHabilitada: boolean('pre_agenda_habilitada').notNull().default(false),
   },
   (t) => [
+    tenantPrimaryKey(t),
     uniqueIndex('agenda_external_tenant_codigo').on(t.tenant, t.codigo),
     trigramIndex('agenda_external_tenant_nome_trgm', t.nome),
     tenantIsolation(t.tenant),
@@ -182,6 +189,7 @@ export const preAgenda = pgTable(
     agendaId: uuid('agenda_id'),
   },
   (t) => [
+    tenantPrimaryKey(t),
     index('pre_agenda_criacao').on(t.tenant, t.createdDate, t.id),
     index('pre_agenda_data_esperada').on(t.tenant, t.dataEsperada, t.id),
     index('pre_agenda_planta_data').on(t.tenant, t.plantaId, t.dataEsperada),
@@ -217,6 +225,7 @@ export const configuracaoAprovacaoAgenda = pgTable(
     descricao: text('descricao'),
   },
   (t) => [
+    tenantPrimaryKey(t),
     unique('configuracao_aprovacao_agenda_escopo')
       .on(t.tenant, t.plantaId, t.tipoAgendamentoId)
       .nullsNotDistinct(),
@@ -236,6 +245,7 @@ export const externalUser = pgTable(
     parceiroIds: uuid('parceiro_ids').array().notNull(),
   },
   (t) => [
+    tenantPrimaryKey(t),
     uniqueIndex('agenda_external_user_email').on(t.tenant, t.email),
     index('agenda_external_user_parceiros').using('gin', t.parceiroIds),
     tenantIsolation(t.tenant),
@@ -246,17 +256,20 @@ export const externalUser = pgTable(
 export const parceiroVeiculo = pgTable(
   'agenda_parceiro_veiculo',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuid('id').notNull().defaultRandom(),
     tenant: tenantColumn(),
-    parceiroId: uuid('parceiro_id')
-      .notNull()
-      .references(() => externalTenant.id, { onDelete: 'cascade' }),
+    parceiroId: uuid('parceiro_id').notNull(),
     veiculoId: uuid('veiculo_id').notNull(),
     placa: text('placa').notNull(),
     createdBy: text('created_by').notNull(),
     createdDate: timestamp('created_date', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    tenantPrimaryKey(t),
+    tenantReference('agenda_parceiro_veiculo_parceiro_fk', t, t.parceiroId, externalTenant).onDelete(
+      'cascade',
+    ),
+
     uniqueIndex('agenda_parceiro_veiculo_key').on(t.tenant, t.parceiroId, t.veiculoId),
     index('agenda_parceiro_veiculo_veiculo').on(t.tenant, t.veiculoId),
     tenantIsolation(t.tenant),
@@ -267,7 +280,7 @@ export const parceiroVeiculo = pgTable(
 export const historicoAprovacaoAgenda = pgTable(
   'historico_aprovacao_agenda',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuid('id').notNull().defaultRandom(),
     tenant: tenantColumn(),
     /** Order of the processes of a pre-agenda. */
     seq: bigint('seq', { mode: 'number' }).generatedAlwaysAsIdentity(),
@@ -282,6 +295,7 @@ export const historicoAprovacaoAgenda = pgTable(
     fim: timestamp('fim', { withTimezone: true }),
   },
   (t) => [
+    tenantPrimaryKey(t),
     index('historico_aprovacao_agenda_pre').on(t.tenant, t.preAgendaId, t.seq),
     // The export's order (transferencias.ts): each batch is one range of it.
     uniqueIndex('historico_aprovacao_agenda_seq').on(t.tenant, t.seq),
@@ -300,7 +314,7 @@ export const anexo = pgTable(
     ...entity(),
     nome: text('nome').notNull(),
     versao: bigint('versao', { mode: 'number' }).notNull(),
-    agendaId: uuid('agenda_id').references(() => agenda.id, { onDelete: 'cascade' }),
+    agendaId: uuid('agenda_id'),
     /** The partner whose user created it (none for internal callers). */
     parceiroId: uuid('parceiro_id'),
     /** The folder the versions of a name count in: `agenda:<id>`, `parceiro:<id>` or `tenant`. */
@@ -312,6 +326,8 @@ export const anexo = pgTable(
     enviadoEm: timestamp('enviado_em', { withTimezone: true }),
   },
   (t) => [
+    tenantPrimaryKey(t),
+    tenantReference('agenda_anexo_agenda_fk', t, t.agendaId, agenda).onDelete('cascade'),
     uniqueIndex('agenda_anexo_versao').on(t.tenant, t.pasta, t.nome, t.versao),
     index('agenda_anexo_agenda').on(t.tenant, t.agendaId),
     tenantIsolation(t.tenant),
@@ -322,7 +338,7 @@ export const anexo = pgTable(
 export const historicoAprovacaoAgendaItem = pgTable(
   'historico_aprovacao_agenda_item',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuid('id').notNull().defaultRandom(),
     tenant: tenantColumn(),
     /** Order of the decisions (several may share a millisecond). */
     seq: bigint('seq', { mode: 'number' }).generatedAlwaysAsIdentity(),
@@ -336,6 +352,7 @@ export const historicoAprovacaoAgendaItem = pgTable(
     quando: timestamp('quando', { withTimezone: true }).notNull(),
   },
   (t) => [
+    tenantPrimaryKey(t),
     index('historico_aprovacao_agenda_item_hist').on(t.tenant, t.historicoAprovacaoId, t.seq),
     uniqueIndex('historico_aprovacao_agenda_item_seq').on(t.tenant, t.seq),
     tenantIsolation(t.tenant),
@@ -369,6 +386,7 @@ export const tipoAgendamento = pgTable(
     motivoBloqueio: text('motivo_bloqueio'),
   },
   (t) => [
+    tenantPrimaryKey(t),
     uniqueIndex('agenda_tipo_agendamento_codigo').on(t.tenant, t.codigo),
     index('agenda_tipo_agendamento_planta').on(t.tenant, t.plantaId),
     tenantIsolation(t.tenant),
@@ -400,7 +418,7 @@ export const preAgendaBusca = pgView('pre_agenda_busca')
 export const preAgendaLog = pgTable(
   'pre_agenda_log',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuid('id').notNull().defaultRandom(),
     tenant: tenantColumn(),
     /** Order of the changes (several may share a millisecond). */
     seq: bigint('seq', { mode: 'number' }).generatedAlwaysAsIdentity(),
@@ -416,6 +434,7 @@ export const preAgendaLog = pgTable(
     quando: timestamp('quando', { withTimezone: true }).notNull(),
   },
   (t) => [
+    tenantPrimaryKey(t),
     index('pre_agenda_log_pre').on(t.tenant, t.preAgendaId, t.seq),
     uniqueIndex('pre_agenda_log_seq').on(t.tenant, t.seq),
     tenantIsolation(t.tenant),
@@ -437,5 +456,9 @@ export const customTable = pgTable(
     opcoes: jsonb('opcoes').$type<string[]>(),
     tamanhoMaximo: bigint('tamanho_maximo', { mode: 'number' }),
   },
-  (t) => [uniqueIndex('custom_table_chave').on(t.tenant, t.entidade, t.chave), tenantIsolation(t.tenant)],
+  (t) => [
+    tenantPrimaryKey(t),
+    uniqueIndex('custom_table_chave').on(t.tenant, t.entidade, t.chave),
+    tenantIsolation(t.tenant),
+  ],
 );

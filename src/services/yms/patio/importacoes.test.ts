@@ -674,33 +674,18 @@ describe('imports of the yard history', () => {
       return out;
     };
 
-    // While acme still holds its history, its ids are not another tenant's to take: every history
-    // row is refused and acme's records stay as they were.
-    const acmeBefore = await tableCounts(t.db);
-    const first = await importAll();
-    for (const kind of HISTORIA) {
-      expect(first[kind]!.status, kind).toMatchObject({
-        state: 'done',
-        succeeded: 0,
-        failed: files[kind]!.rows,
-      });
-      expect(await rows('umbrella', (tx) => tx.select().from(execucaoCircuito))).toEqual([]);
-    }
-    expect(first.ExecucaoCircuito!.errors[0]).toMatchObject({
-      row: 1,
-      message: expect.stringMatching(/pkey|duplicate|unique/i),
-    });
-    const after = await tableCounts(t.db);
-    for (const table of [
-      'patio_execucao_circuito',
-      'patio_historico_execucao_circuito',
-      'patio_execucao_circuito_variavel',
-      'patio_execucao_circuito_imagem',
-    ])
-      expect(after[table], table).toBe(acmeBefore[table]);
-
-    // The previous system retires its history; imported again, the records move with their ids.
-    await rows('acme', (tx) => tx.delete(execucaoCircuito));
+    // Ids are unique within a tenant only (docs/platform.md "Storage and tenant isolation"): while
+    // acme still holds its history, the records move with their ids all the same, and acme's stay
+    // as they were.
+    const history = [
+      execucaoCircuito,
+      historicoExecucaoCircuito,
+      execucaoCircuitoVariavel,
+      execucaoCircuitoImagem,
+    ];
+    const historyOf = (tenant: string) =>
+      Promise.all(history.map(async (table) => (await rows(tenant, (tx) => tx.select().from(table))).length));
+    const acmeHistory = await historyOf('acme');
     const second = await importAll();
     for (const kind of order) {
       expect(second[kind]!.status, kind).toMatchObject({
@@ -710,7 +695,11 @@ describe('imports of the yard history', () => {
       });
       const theirs = await exportar('umbrella', kind, { campos: CAMPOS_HISTORIA[kind] });
       expect(sortedLines(theirs.text), kind).toEqual(before[kind]);
+      const ours = await exportar('acme', kind, { campos: CAMPOS_HISTORIA[kind] });
+      expect(sortedLines(ours.text), kind).toEqual(before[kind]);
     }
+    expect(await historyOf('acme')).toEqual(acmeHistory);
+    expect(await historyOf('umbrella')).toEqual(acmeHistory);
     const [exec] = await rows('umbrella', (tx) =>
       tx.select().from(execucaoCircuito).where(isNull(execucaoCircuito.execucaoPaiId)),
     );

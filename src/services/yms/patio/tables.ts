@@ -13,6 +13,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { tenantPrimaryKey, tenantReference } from '../../../platform/db/keys.ts';
 import { trigramIndex } from '../../../platform/db/search.ts';
 import { tenantColumn, tenantIsolation } from '../../../platform/db/tenancy.ts';
 import { entityColumns } from '../../../platform/entities/entity.ts';
@@ -20,15 +21,16 @@ import { entityColumns } from '../../../platform/entities/entity.ts';
 // yms/patio's tables (docs/patio.md "The yard model"). Property names are the JSON field names:
 // the entity engine and the queries read them. Ids are UUIDs (DESIGN.md "Time, ids, text"); every
 // table has a unique index on (tenant, natural key) and indexes on the columns filtered or sorted.
-// Foreign keys guard integrity inside a tenant; that a reference belongs to the same tenant is
-// checked by the entity hooks (a foreign key check does not see row-level security).
+// Every reference is (tenant, ref) → (tenant, id) (platform/db/keys.ts): the entity hooks check
+// references first and answer 422 naming the field; behind them, the composite foreign key holds a
+// row to its own tenant's rows (a foreign key check does not see row-level security).
 
 const int64 = (name: string) => bigint(name, { mode: 'number' });
 const ref = (name: string) => uuid(name);
 /** The id (a UUID) and audit columns of an entity table, with the id typed as the string it is. */
 function entity() {
   const { id: _id, ...audit } = entityColumns('uuid');
-  return { id: uuid('id').primaryKey().defaultRandom(), ...audit };
+  return { id: uuid('id').notNull().defaultRandom(), ...audit };
 }
 
 export const planta = pgTable(
@@ -43,6 +45,7 @@ export const planta = pgTable(
     ativo: boolean('ativo').notNull().default(true),
   },
   (t) => [
+    tenantPrimaryKey(t),
     uniqueIndex('patio_planta_codigo').on(t.tenant, t.codigo),
     trigramIndex('patio_planta_nome_trgm', t.nome),
     tenantIsolation(t.tenant),
@@ -53,15 +56,15 @@ export const area = pgTable(
   'patio_area',
   {
     ...entity(),
-    plantaId: ref('planta_id')
-      .notNull()
-      .references(() => planta.id),
+    plantaId: ref('planta_id').notNull(),
     codigo: text('codigo').notNull(),
     descricao: text('descricao').notNull(),
     tipo: text('tipo').notNull(),
     ativo: boolean('ativo').notNull().default(true),
   },
   (t) => [
+    tenantPrimaryKey(t),
+    tenantReference('patio_area_planta_fk', t, t.plantaId, planta),
     uniqueIndex('patio_area_codigo').on(t.tenant, t.plantaId, t.codigo),
     trigramIndex('patio_area_descricao_trgm', t.descricao),
     tenantIsolation(t.tenant),
@@ -79,7 +82,11 @@ export const veiculo = pgTable(
     bloqueado: boolean('bloqueado').notNull().default(false),
     motivoBloqueio: text('motivo_bloqueio'),
   },
-  (t) => [uniqueIndex('patio_veiculo_placa').on(t.tenant, t.placa), tenantIsolation(t.tenant)],
+  (t) => [
+    tenantPrimaryKey(t),
+    uniqueIndex('patio_veiculo_placa').on(t.tenant, t.placa),
+    tenantIsolation(t.tenant),
+  ],
 );
 
 export const motorista = pgTable(
@@ -95,6 +102,7 @@ export const motorista = pgTable(
     motivoBloqueio: text('motivo_bloqueio'),
   },
   (t) => [
+    tenantPrimaryKey(t),
     uniqueIndex('patio_motorista_documento').on(t.tenant, t.documento),
     trigramIndex('patio_motorista_nome_trgm', t.nome),
     tenantIsolation(t.tenant),
@@ -107,9 +115,7 @@ export const composicaoVeiculo = pgTable(
     ...entity(),
     descricao: text('descricao'),
     /** The tractor (cavalo mecânico) or the truck itself. */
-    cavaloId: ref('cavalo_id')
-      .notNull()
-      .references(() => veiculo.id),
+    cavaloId: ref('cavalo_id').notNull(),
     /** The trailers, in coupling order. */
     reboqueIds: uuid('reboque_ids').array().notNull().default(sql`'{}'::uuid[]`),
     /** Effective state: blocked by its own reason or because a part is blocked (docs/patio.md). */
@@ -118,6 +124,8 @@ export const composicaoVeiculo = pgTable(
     motivoBloqueio: text('motivo_bloqueio'),
   },
   (t) => [
+    tenantPrimaryKey(t),
+    tenantReference('patio_composicao_veiculo_cavalo_fk', t, t.cavaloId, veiculo),
     index('patio_composicao_veiculo_cavalo').on(t.tenant, t.cavaloId),
     index('patio_composicao_veiculo_reboques').using('gin', t.reboqueIds),
     tenantIsolation(t.tenant),
@@ -128,9 +136,7 @@ export const vaga = pgTable(
   'patio_vaga',
   {
     ...entity(),
-    areaId: ref('area_id')
-      .notNull()
-      .references(() => area.id),
+    areaId: ref('area_id').notNull(),
     rua: int64('rua').notNull(),
     numero: int64('numero').notNull(),
     descricao: text('descricao'),
@@ -139,10 +145,13 @@ export const vaga = pgTable(
     bloqueio: boolean('bloqueio').notNull().default(false),
     motivoBloqueio: text('motivo_bloqueio'),
     /** The vehicle in the spot while ocupada. */
-    veiculoId: ref('veiculo_id').references(() => veiculo.id),
+    veiculoId: ref('veiculo_id'),
     ocupadaEm: timestamp('ocupada_em', { withTimezone: true }),
   },
   (t) => [
+    tenantPrimaryKey(t),
+    tenantReference('patio_vaga_area_fk', t, t.areaId, area),
+    tenantReference('patio_vaga_veiculo_fk', t, t.veiculoId, veiculo),
     uniqueIndex('patio_vaga_posicao').on(t.tenant, t.areaId, t.rua, t.numero),
     // The free spots of an area in allocation order (alocarVaga, buscaVagaLivre).
     index('patio_vaga_livre')
@@ -159,9 +168,7 @@ export const turno = pgTable(
   'patio_turno',
   {
     ...entity(),
-    plantaId: ref('planta_id')
-      .notNull()
-      .references(() => planta.id),
+    plantaId: ref('planta_id').notNull(),
     data: date('data', { mode: 'string' }).notNull(),
     /** HH:mm in the plant's time zone; horaFim before horaInicio ends on the next day. */
     horaInicio: text('hora_inicio').notNull(),
@@ -169,6 +176,8 @@ export const turno = pgTable(
     descricao: text('descricao'),
   },
   (t) => [
+    tenantPrimaryKey(t),
+    tenantReference('patio_turno_planta_fk', t, t.plantaId, planta),
     uniqueIndex('patio_turno_janela').on(t.tenant, t.plantaId, t.data, t.horaInicio, t.horaFim),
     tenantIsolation(t.tenant),
   ],
@@ -181,9 +190,7 @@ export const circuito = pgTable(
   'patio_circuito',
   {
     ...entity(),
-    plantaId: ref('planta_id')
-      .notNull()
-      .references(() => planta.id),
+    plantaId: ref('planta_id').notNull(),
     /** The appointment type (yms/agenda tipoAgendamento) the circuit serves: a string until that service settles its ids. */
     tipoAgendamentoId: text('tipo_agendamento_id'),
     codigo: text('codigo').notNull(),
@@ -192,6 +199,8 @@ export const circuito = pgTable(
     ativo: boolean('ativo').notNull().default(true),
   },
   (t) => [
+    tenantPrimaryKey(t),
+    tenantReference('patio_circuito_planta_fk', t, t.plantaId, planta),
     uniqueIndex('patio_circuito_codigo').on(t.tenant, t.plantaId, t.codigo),
     index('patio_circuito_tipo').on(t.tenant, t.plantaId, t.tipoAgendamentoId),
     tenantIsolation(t.tenant),
@@ -202,13 +211,9 @@ export const sequenciaCircuito = pgTable(
   'patio_sequencia_circuito',
   {
     ...entity(),
-    circuitoId: ref('circuito_id')
-      .notNull()
-      .references(() => circuito.id, { onDelete: 'cascade' }),
+    circuitoId: ref('circuito_id').notNull(),
     ordem: integer('ordem').notNull(),
-    areaId: ref('area_id')
-      .notNull()
-      .references(() => area.id),
+    areaId: ref('area_id').notNull(),
     nome: text('nome').notNull(),
     descricao: text('descricao'),
     /** The condition (listCondicoes) that must hold to enter this step, by name. */
@@ -216,9 +221,13 @@ export const sequenciaCircuito = pgTable(
     /** The command (listComandos) in charge of this step, by name (buscaControladorAtivo). */
     nomeComando: text('nome_comando'),
     /** A sub-circuit this step branches into (ramoExecucao), returning here when it ends. */
-    subCircuitoId: ref('sub_circuito_id').references(() => circuito.id),
+    subCircuitoId: ref('sub_circuito_id'),
   },
   (t) => [
+    tenantPrimaryKey(t),
+    tenantReference('patio_sequencia_circuito_circuito_fk', t, t.circuitoId, circuito).onDelete('cascade'),
+    tenantReference('patio_sequencia_circuito_area_fk', t, t.areaId, area),
+    tenantReference('patio_sequencia_circuito_sub_circuito_fk', t, t.subCircuitoId, circuito),
     uniqueIndex('patio_sequencia_circuito_ordem').on(t.tenant, t.circuitoId, t.ordem),
     tenantIsolation(t.tenant),
   ],
@@ -228,15 +237,13 @@ export const execucaoCircuito = pgTable(
   'patio_execucao_circuito',
   {
     ...entity(),
-    circuitoId: ref('circuito_id')
-      .notNull()
-      .references(() => circuito.id),
-    veiculoId: ref('veiculo_id').references(() => veiculo.id),
-    composicaoVeiculoId: ref('composicao_veiculo_id').references(() => composicaoVeiculo.id),
-    motoristaId: ref('motorista_id').references(() => motorista.id),
+    circuitoId: ref('circuito_id').notNull(),
+    veiculoId: ref('veiculo_id'),
+    composicaoVeiculoId: ref('composicao_veiculo_id'),
+    motoristaId: ref('motorista_id'),
     /** yms/agenda's agenda: no foreign key, the record belongs to the other service. */
     agendaId: uuid('agenda_id'),
-    sequenciaAtualId: ref('sequencia_atual_id').references(() => sequenciaCircuito.id),
+    sequenciaAtualId: ref('sequencia_atual_id'),
     /** When the execution entered its current sequence (the queue order of a sequence). */
     sequenciaAtualDesde: timestamp('sequencia_atual_desde', { withTimezone: true }),
     /** EXECUTANDO, FINALIZADO, CANCELADO (docs/patio.md). */
@@ -250,6 +257,17 @@ export const execucaoCircuito = pgTable(
     motivoCancelamento: text('motivo_cancelamento'),
   },
   (t) => [
+    tenantPrimaryKey(t),
+    tenantReference('patio_execucao_circuito_circuito_fk', t, t.circuitoId, circuito),
+    tenantReference('patio_execucao_circuito_veiculo_fk', t, t.veiculoId, veiculo),
+    tenantReference(
+      'patio_execucao_circuito_composicao_veiculo_fk',
+      t,
+      t.composicaoVeiculoId,
+      composicaoVeiculo,
+    ),
+    tenantReference('patio_execucao_circuito_motorista_fk', t, t.motoristaId, motorista),
+    tenantReference('patio_execucao_circuito_sequencia_atual_fk', t, t.sequenciaAtualId, sequenciaCircuito),
     index('patio_execucao_circuito_veiculo').on(t.tenant, t.veiculoId, t.situacao),
     index('patio_execucao_circuito_motorista').on(t.tenant, t.motoristaId, t.situacao),
     index('patio_execucao_circuito_agenda').on(t.tenant, t.agendaId),
@@ -263,8 +281,6 @@ export const execucaoCircuito = pgTable(
       .on(t.tenant, t.motoristaId)
       .where(sql`${t.situacao} = 'EXECUTANDO' and ${t.execucaoPaiId} is null`),
     index('patio_execucao_circuito_pai').on(t.tenant, t.execucaoPaiId),
-    // The natural key of the history imports (docs/patio.md "Imports and exports"): the id.
-    uniqueIndex('patio_execucao_circuito_tenant_id').on(t.tenant, t.id),
     tenantIsolation(t.tenant),
   ],
 );
@@ -273,11 +289,9 @@ export const execucaoCircuito = pgTable(
 export const execucaoCircuitoVariavel = pgTable(
   'patio_execucao_circuito_variavel',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuid('id').notNull().defaultRandom(),
     tenant: tenantColumn(),
-    execucaoCircuitoId: ref('execucao_circuito_id')
-      .notNull()
-      .references(() => execucaoCircuito.id, { onDelete: 'cascade' }),
+    execucaoCircuitoId: ref('execucao_circuito_id').notNull(),
     alvoId: text('alvo_id').notNull(),
     chave: text('chave').notNull(),
     valor: text('valor').notNull(),
@@ -288,6 +302,14 @@ export const execucaoCircuitoVariavel = pgTable(
     alteradaEm: timestamp('alterada_em', { withTimezone: true }).notNull(),
   },
   (t) => [
+    tenantPrimaryKey(t),
+    tenantReference(
+      'patio_execucao_circuito_variavel_execucao_circuito_fk',
+      t,
+      t.execucaoCircuitoId,
+      execucaoCircuito,
+    ).onDelete('cascade'),
+
     uniqueIndex('patio_execucao_circuito_variavel_chave').on(
       t.tenant,
       t.execucaoCircuitoId,
@@ -302,19 +324,24 @@ export const execucaoCircuitoVariavel = pgTable(
 export const execucaoCircuitoImagem = pgTable(
   'patio_execucao_circuito_imagem',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuid('id').notNull().defaultRandom(),
     tenant: tenantColumn(),
-    execucaoCircuitoId: ref('execucao_circuito_id')
-      .notNull()
-      .references(() => execucaoCircuito.id, { onDelete: 'cascade' }),
+    execucaoCircuitoId: ref('execucao_circuito_id').notNull(),
     alvoId: text('alvo_id').notNull(),
     cameraIp: text('camera_ip').notNull(),
     imagemUrl: text('imagem_url').notNull(),
     capturadaEm: timestamp('capturada_em', { withTimezone: true }).notNull(),
   },
   (t) => [
+    tenantPrimaryKey(t),
+    tenantReference(
+      'patio_execucao_circuito_imagem_execucao_circuito_fk',
+      t,
+      t.execucaoCircuitoId,
+      execucaoCircuito,
+    ).onDelete('cascade'),
+
     index('patio_execucao_circuito_imagem_execucao').on(t.tenant, t.execucaoCircuitoId, t.capturadaEm),
-    uniqueIndex('patio_execucao_circuito_imagem_tenant_id').on(t.tenant, t.id),
     tenantIsolation(t.tenant),
   ],
 );
@@ -323,14 +350,12 @@ export const execucaoCircuitoImagem = pgTable(
 export const historicoExecucaoCircuito = pgTable(
   'patio_historico_execucao_circuito',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuid('id').notNull().defaultRandom(),
     tenant: tenantColumn(),
     /** Insertion order: steps taken at the same instant keep the order they were taken in. */
     n: bigint('n', { mode: 'number' }).generatedByDefaultAsIdentity(),
-    execucaoCircuitoId: ref('execucao_circuito_id')
-      .notNull()
-      .references(() => execucaoCircuito.id, { onDelete: 'cascade' }),
-    sequenciaCircuitoId: ref('sequencia_circuito_id').references(() => sequenciaCircuito.id),
+    execucaoCircuitoId: ref('execucao_circuito_id').notNull(),
+    sequenciaCircuitoId: ref('sequencia_circuito_id'),
     /** INICIADA, AVANCOU, RETORNOU, RAMIFICOU, FINALIZADA, CANCELADA. */
     acao: text('acao').notNull(),
     /** MANUAL or COMANDO, with who or which command. */
@@ -339,8 +364,21 @@ export const historicoExecucaoCircuito = pgTable(
     saidaEm: timestamp('saida_em', { withTimezone: true }),
   },
   (t) => [
+    tenantPrimaryKey(t),
+    tenantReference(
+      'patio_historico_execucao_circuito_execucao_circuito_fk',
+      t,
+      t.execucaoCircuitoId,
+      execucaoCircuito,
+    ).onDelete('cascade'),
+    tenantReference(
+      'patio_historico_execucao_circuito_sequencia_circuito_fk',
+      t,
+      t.sequenciaCircuitoId,
+      sequenciaCircuito,
+    ),
+
     index('patio_historico_execucao_circuito_execucao').on(t.tenant, t.execucaoCircuitoId, t.entradaEm),
-    uniqueIndex('patio_historico_execucao_circuito_tenant_id').on(t.tenant, t.id),
     tenantIsolation(t.tenant),
   ],
 );
@@ -349,14 +387,12 @@ export const historicoExecucaoCircuito = pgTable(
 export const controleArea = pgTable(
   'patio_controle_area',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuid('id').notNull().defaultRandom(),
     tenant: tenantColumn(),
-    areaId: ref('area_id')
-      .notNull()
-      .references(() => area.id),
-    veiculoId: ref('veiculo_id').references(() => veiculo.id),
-    motoristaId: ref('motorista_id').references(() => motorista.id),
-    execucaoCircuitoId: ref('execucao_circuito_id').references(() => execucaoCircuito.id),
+    areaId: ref('area_id').notNull(),
+    veiculoId: ref('veiculo_id'),
+    motoristaId: ref('motorista_id'),
+    execucaoCircuitoId: ref('execucao_circuito_id'),
     agendaId: uuid('agenda_id'),
     placa: text('placa').notNull(),
     /** The device or person that reported the arrival (yardInput.origem). */
@@ -365,6 +401,11 @@ export const controleArea = pgTable(
     saidaEm: timestamp('saida_em', { withTimezone: true }),
   },
   (t) => [
+    tenantPrimaryKey(t),
+    tenantReference('patio_controle_area_area_fk', t, t.areaId, area),
+    tenantReference('patio_controle_area_veiculo_fk', t, t.veiculoId, veiculo),
+    tenantReference('patio_controle_area_motorista_fk', t, t.motoristaId, motorista),
+    tenantReference('patio_controle_area_execucao_circuito_fk', t, t.execucaoCircuitoId, execucaoCircuito),
     index('patio_controle_area_chegada').on(t.tenant, t.areaId, t.chegadaEm, t.id),
     // The vehicle's open arrival (where it is now), closed when it enters another area or leaves.
     index('patio_controle_area_veiculo_aberta').on(t.tenant, t.veiculoId).where(sql`${t.saidaEm} is null`),
@@ -376,25 +417,27 @@ export const controleArea = pgTable(
 export const presencaPatio = pgTable(
   'patio_presenca_patio',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuid('id').notNull().defaultRandom(),
     tenant: tenantColumn(),
-    plantaId: ref('planta_id')
-      .notNull()
-      .references(() => planta.id),
-    veiculoId: ref('veiculo_id')
-      .notNull()
-      .references(() => veiculo.id),
-    motoristaId: ref('motorista_id').references(() => motorista.id),
+    plantaId: ref('planta_id').notNull(),
+    veiculoId: ref('veiculo_id').notNull(),
+    motoristaId: ref('motorista_id'),
     placa: text('placa').notNull(),
     /** The gate area it entered through, when reported. */
-    areaEntradaId: ref('area_entrada_id').references(() => area.id),
+    areaEntradaId: ref('area_entrada_id'),
     origemEntrada: text('origem_entrada'),
     entradaEm: timestamp('entrada_em', { withTimezone: true }).notNull(),
-    areaSaidaId: ref('area_saida_id').references(() => area.id),
+    areaSaidaId: ref('area_saida_id'),
     origemSaida: text('origem_saida'),
     saidaEm: timestamp('saida_em', { withTimezone: true }),
   },
   (t) => [
+    tenantPrimaryKey(t),
+    tenantReference('patio_presenca_patio_planta_fk', t, t.plantaId, planta),
+    tenantReference('patio_presenca_patio_veiculo_fk', t, t.veiculoId, veiculo),
+    tenantReference('patio_presenca_patio_motorista_fk', t, t.motoristaId, motorista),
+    tenantReference('patio_presenca_patio_area_entrada_fk', t, t.areaEntradaId, area),
+    tenantReference('patio_presenca_patio_area_saida_fk', t, t.areaSaidaId, area),
     // A vehicle is in at most one yard at a time: a second entry, even a concurrent one, is refused.
     uniqueIndex('patio_presenca_patio_veiculo').on(t.tenant, t.veiculoId).where(sql`${t.saidaEm} is null`),
     index('patio_presenca_patio_planta').on(t.tenant, t.plantaId, t.entradaEm),
@@ -420,14 +463,18 @@ export const rotina = pgTable(
     partes: jsonb('partes').notNull(),
     ativo: boolean('ativo').notNull().default(true),
   },
-  (t) => [uniqueIndex('patio_rotina_nome').on(t.tenant, t.tipo, t.nome), tenantIsolation(t.tenant)],
+  (t) => [
+    tenantPrimaryKey(t),
+    uniqueIndex('patio_rotina_nome').on(t.tenant, t.tipo, t.nome),
+    tenantIsolation(t.tenant),
+  ],
 );
 
 /** Every run of a condition or command (logRotina), newest read first. */
 export const logRotina = pgTable(
   'patio_log_rotina',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuid('id').notNull().defaultRandom(),
     tenant: tenantColumn(),
     tipo: text('tipo').notNull(),
     nome: text('nome').notNull(),
@@ -453,6 +500,7 @@ export const logRotina = pgTable(
     n: bigint('n', { mode: 'number' }).generatedByDefaultAsIdentity(),
   },
   (t) => [
+    tenantPrimaryKey(t),
     index('patio_log_rotina_execucao').on(t.tenant, t.execucaoCircuitoId, t.n),
     index('patio_log_rotina_n').on(t.tenant, t.n),
     tenantIsolation(t.tenant),
@@ -467,9 +515,7 @@ export const endereco = pgTable(
   'patio_endereco',
   {
     ...entity(),
-    plantaId: ref('planta_id')
-      .notNull()
-      .references(() => planta.id, { onDelete: 'cascade' }),
+    plantaId: ref('planta_id').notNull(),
     logradouro: text('logradouro').notNull(),
     numero: text('numero'),
     complemento: text('complemento'),
@@ -484,7 +530,12 @@ export const endereco = pgTable(
     latitude: doublePrecision('latitude'),
     longitude: doublePrecision('longitude'),
   },
-  (t) => [uniqueIndex('patio_endereco_planta').on(t.tenant, t.plantaId), tenantIsolation(t.tenant)],
+  (t) => [
+    tenantPrimaryKey(t),
+    tenantReference('patio_endereco_planta_fk', t, t.plantaId, planta).onDelete('cascade'),
+    uniqueIndex('patio_endereco_planta').on(t.tenant, t.plantaId),
+    tenantIsolation(t.tenant),
+  ],
 );
 
 /** The tenant's catalogue of vehicle types (e.g. "Bitrem 9 eixos"), each of one vehicle category. */
@@ -500,5 +551,9 @@ export const tipoVeiculo = pgTable(
     pesoMaximoKg: doublePrecision('peso_maximo_kg'),
     ativo: boolean('ativo').notNull().default(true),
   },
-  (t) => [uniqueIndex('patio_tipo_veiculo_codigo').on(t.tenant, t.codigo), tenantIsolation(t.tenant)],
+  (t) => [
+    tenantPrimaryKey(t),
+    uniqueIndex('patio_tipo_veiculo_codigo').on(t.tenant, t.codigo),
+    tenantIsolation(t.tenant),
+  ],
 );

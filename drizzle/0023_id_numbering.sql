@@ -1,0 +1,44 @@
+-- Written by hand (docs/platform.md "Storage and tenant isolation"): numbers the int64 ids of these
+-- tables per tenant (ponte_number_ids, 0021): their triggers, and each tenant's counter started at
+-- the highest id it holds, so existing rows keep their ids and the next create follows them.
+SELECT ponte_number_ids('com_cidade');
+--> statement-breakpoint
+SELECT ponte_number_ids('com_condicao_pagamento');
+--> statement-breakpoint
+SELECT ponte_number_ids('com_cooperado_info');
+--> statement-breakpoint
+SELECT ponte_number_ids('com_cotacao_moeda');
+--> statement-breakpoint
+SELECT ponte_number_ids('com_empresa');
+--> statement-breakpoint
+SELECT ponte_number_ids('com_estado');
+--> statement-breakpoint
+SELECT ponte_number_ids('com_filial');
+--> statement-breakpoint
+SELECT ponte_number_ids('com_forma_pagamento');
+--> statement-breakpoint
+SELECT ponte_number_ids('com_moeda');
+--> statement-breakpoint
+SELECT ponte_number_ids('com_pais');
+--> statement-breakpoint
+SELECT ponte_number_ids('com_pessoa');
+--> statement-breakpoint
+SELECT ponte_number_ids('com_pessoa_endereco');
+--> statement-breakpoint
+SELECT ponte_number_ids('com_produtor');
+--> statement-breakpoint
+SELECT ponte_number_ids('com_produtor_propriedade');
+--> statement-breakpoint
+SELECT ponte_number_ids('com_produtor_vinculo');
+--> statement-breakpoint
+SELECT ponte_number_ids('com_safra');
+--> statement-breakpoint
+SELECT ponte_number_ids('com_sku');
+--> statement-breakpoint
+SELECT ponte_number_ids('com_sku_unidade_medida');
+--> statement-breakpoint
+SELECT ponte_number_ids('com_unidade_medida');
+--> statement-breakpoint
+SELECT ponte_number_ids('com_unidade_medida_conversao');
+--> statement-breakpoint
+SELECT ponte_number_ids('com_vinculo_transacao');

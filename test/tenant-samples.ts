@@ -1,0 +1,268 @@
+import { randomUUID } from 'node:crypto';
+import type { TObject, TSchema } from 'typebox';
+import { Store, type TenantTable } from '../src/platform/db/store.ts';
+import { pessoa, unidadeMedida } from '../src/services/erp_agr/com_comum/tables.ts';
+import type { TestApp } from './harness.ts';
+
+// Sample records of every entity for tenants.test.ts: a body generated from the entity's input
+// schema, with the values the schema alone cannot give (references, patterns, the rules of the
+// hooks) from the table below, and the records those references need. Dependencies get the same
+// ids and codes in every tenant: tenant B mirrors A, so B can post A's very bodies.
+
+export type Json = Record<string, unknown>;
+
+/** One tenant as a client sees it. */
+export interface Fixture {
+  tenant: string;
+  /** POSTs `body` to `address` (`domain/service/kind/...`) and answers the JSON; anything but 200 throws. */
+  post(address: string, body: unknown): Promise<Json>;
+  seed<T extends TenantTable>(table: T, rows: Omit<T['$inferInsert'], 'tenant'>[]): Promise<void>;
+}
+
+export function fixture(t: TestApp, tenant: string, auth: string): Fixture {
+  return {
+    tenant,
+    async post(address, body) {
+      const res = await t.call(tenant, address, body, { auth });
+      if (res.statusCode !== 200) throw new Error(`${tenant} ${address}: ${res.statusCode} ${res.body}`);
+      return res.json();
+    },
+    async seed(table, rows) {
+      await t.db.tenant(tenant, (tx) => new Store(tx, tenant).insert(table, rows));
+    },
+  };
+}
+
+export interface Sample {
+  /** The records the samples refer to, made in the fixture's tenant (the same in every tenant). */
+  deps?: (f: Fixture) => Promise<void>;
+  /** The values of the i-th sample the schema cannot give; they win over the generated ones. */
+  fields?: (i: number) => Json;
+  /** The parent of a child collection (made by `deps`). */
+  parentId?: string;
+  /**
+   * For an entity the engine's POST does not create: the operation that does (it never takes an
+   * id from the client, so no id can collide), and why. Answers the record as the entity shows it.
+   */
+  createdBy?: { reason: string; create: (f: Fixture, i: number) => Promise<Json> };
+}
+
+/** Ids of the dependencies, the same in every tenant. */
+const dep = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+export const DEP = {
+  planta: dep(1),
+  area: dep(2),
+  veiculo: dep(3),
+  circuito: dep(4),
+  tipo: dep(5),
+  agenda: dep(6),
+  parceiro: dep(7),
+  /** Plants of their own per sample (an address per plant). */
+  plantas: [10, 11, 12, 13, 14, 15].map(dep),
+};
+
+/** A valid CPF (the check digits of agenda's documentoValido) for each i. */
+export function cpf(i: number): string {
+  const d = [...String(123_456_000 + i)].map(Number);
+  for (const n of [9, 10]) {
+    const soma = d.reduce((s, x, k) => s + x * (n + 1 - k), 0) % 11;
+    d.push(soma < 2 ? 0 : 11 - soma);
+  }
+  return d.join('');
+}
+
+const PATIO = 'yms/patio/entities';
+const AGENDA = 'yms/agenda/entities';
+const planta = (f: Fixture, id = DEP.planta) =>
+  f.post(`${PATIO}/planta`, { id, codigo: `DEP-${id.slice(-2)}`, nome: 'Planta de apoio' });
+const area = async (f: Fixture) => {
+  await planta(f);
+  await f.post(`${PATIO}/area`, {
+    id: DEP.area,
+    plantaId: DEP.planta,
+    codigo: 'DEP',
+    descricao: 'Área de apoio',
+    tipo: 'DOCA',
+  });
+};
+/** A plant open all of 2026-03-10 with an appointment type of room enough (the agenda's booking). */
+const agendamento = async (f: Fixture) => {
+  await planta(f);
+  await f.post(`${PATIO}/turno`, {
+    plantaId: DEP.planta,
+    data: '2026-03-10',
+    horaInicio: '06:00',
+    horaFim: '18:00',
+  });
+  await f.post(`${AGENDA}/tipoAgendamento`, {
+    id: DEP.tipo,
+    codigo: 'DEP',
+    descricao: 'Descarga de apoio',
+    operacao: 'DESCARGA',
+    plantaId: DEP.planta,
+    duracaoSlotMinutos: 30,
+    capacidadePorSlot: 100,
+  });
+};
+const booking = {
+  plantaId: DEP.planta,
+  tipoAgendamentoId: DEP.tipo,
+  dataEsperada: '2026-03-10T09:00:00-03:00',
+};
+const anexo = (agendaId?: string) => ({
+  reason: 'attachments are created by obterUrlUploadAnexo, which takes no id from the client',
+  create: async (f: Fixture, i: number) => {
+    const made = await f.post('yms/agenda/queries/obterUrlUploadAnexo', {
+      nomeAnexo: `nota-${i}.pdf`,
+      ...(agendaId ? { agendaId } : {}),
+    });
+    return { id: made.id };
+  },
+});
+
+/** By `domain/service/entity`, or `domain/service/parent/children` for a child collection. */
+export const SAMPLES: Record<string, Sample> = {
+  'erp_agr/com_comum/moeda': {},
+  'erp_agr/com_comum/safra': {},
+  'erp_agr/com_comum/condicaoPagamento': {},
+  'erp_agr/com_comum/sku': {
+    deps: (f) => f.seed(unidadeMedida, [{ codigo: 'UN', descricao: 'Unidade' }]),
+    fields: () => ({ codigoUnidadeMedida: 'UN' }),
+  },
+  'erp_agr/com_comum/unidadeMedidaConversao': {
+    deps: (f) =>
+      f.seed(unidadeMedida, [
+        { codigo: 'UN', descricao: 'Unidade' },
+        ...[0, 1, 2, 3, 4, 5].map((i) => ({ codigo: `D${i}`, descricao: `Destino ${i}` })),
+      ]),
+    fields: (i) => ({ codigoUnidadeMedidaOrigem: 'UN', codigoUnidadeMedidaDestino: `D${i}` }),
+  },
+  'erp_agr/com_comum/pessoaEndereco': {
+    deps: (f) => f.seed(pessoa, [{ codigo: 'P1', nome: 'Pessoa de apoio', tipoPessoa: 'F' }]),
+    fields: () => ({ codigoPessoa: 'P1' }),
+  },
+  'yms/patio/planta': {},
+  'yms/patio/tipoVeiculo': {},
+  'yms/patio/area': { deps: (f) => planta(f).then(() => {}), fields: () => ({ plantaId: DEP.planta }) },
+  'yms/patio/vaga': { deps: area, fields: () => ({ areaId: DEP.area }) },
+  'yms/patio/veiculo': { fields: (i) => ({ placa: `TNT${1000 + i}` }) },
+  'yms/patio/motorista': { fields: (i) => ({ documento: String(10_000_000_000 + i) }) },
+  'yms/patio/composicaoVeiculo': {
+    deps: async (f) => {
+      await f.post(`${PATIO}/veiculo`, { id: DEP.veiculo, placa: 'DEP1A23', tipoVeiculo: 'CAVALO_MECANICO' });
+    },
+    fields: () => ({ cavaloId: DEP.veiculo }),
+  },
+  'yms/patio/turno': {
+    deps: (f) => planta(f).then(() => {}),
+    fields: (i) => ({
+      plantaId: DEP.planta,
+      data: `2026-04-${10 + i}`,
+      horaInicio: '08:00',
+      horaFim: '17:00',
+    }),
+  },
+  'yms/patio/circuito': { deps: (f) => planta(f).then(() => {}), fields: () => ({ plantaId: DEP.planta }) },
+  'yms/patio/circuito/sequencias': {
+    deps: async (f) => {
+      await area(f);
+      await f.post(`${PATIO}/circuito`, {
+        id: DEP.circuito,
+        plantaId: DEP.planta,
+        codigo: 'DEP',
+        nome: 'Apoio',
+      });
+    },
+    parentId: DEP.circuito,
+    fields: () => ({ areaId: DEP.area }),
+  },
+  'yms/patio/rotina': {
+    fields: (i) => ({
+      tipo: 'CONDICAO',
+      nome: `Rotina${i}`,
+      partes: [{ nome: 'variavelCompara', parametros: { chave: 'peso', operador: 'EXISTE' } }],
+    }),
+  },
+  'yms/patio/endereco': {
+    deps: async (f) => {
+      for (const id of DEP.plantas) await planta(f, id);
+    },
+    fields: (i) => ({ plantaId: DEP.plantas[i], uf: 'SP' }),
+  },
+  'yms/agenda/tipoAgendamento': {
+    deps: (f) => planta(f).then(() => {}),
+    fields: () => ({ plantaId: DEP.planta }),
+  },
+  'yms/agenda/agenda': { deps: agendamento, fields: () => booking },
+  'yms/agenda/preAgenda': { deps: agendamento, fields: () => booking },
+  'yms/agenda/configuracaoAprovacaoAgenda': { fields: (i) => ({ plantaId: DEP.plantas[i] }) },
+  'yms/agenda/customTable': { fields: (i) => ({ chave: `campo${i}` }) },
+  'yms/agenda/externalTenant': { fields: (i) => ({ codigo: cpf(i) }) },
+  'yms/agenda/externalUser': {
+    deps: async (f) => {
+      await f.post(`${AGENDA}/externalTenant`, {
+        id: DEP.parceiro,
+        codigo: '11222333000181',
+        nome: 'Parceiro',
+      });
+    },
+    fields: () => ({ parceiroIds: [DEP.parceiro] }),
+  },
+  'yms/agenda/anexo': { createdBy: anexo() },
+  'yms/agenda/agenda/anexos': {
+    deps: async (f) => {
+      await agendamento(f);
+      await f.post(`${AGENDA}/agenda`, { id: DEP.agenda, ...booking });
+    },
+    parentId: DEP.agenda,
+    createdBy: anexo(DEP.agenda),
+  },
+};
+
+/**
+ * The i-th body of an entity from its input schema: its required fields, each given a value its
+ * type, bounds and format accept, distinct per i. A field it cannot fill (a reference, a pattern,
+ * a non-empty list) fails here unless the entity's sample gives it: a new entity needs a sample.
+ */
+export function generate(label: string, input: TObject, i: number, given: Json): Json {
+  const out: Json = {};
+  for (const key of (input.required ?? []) as string[]) {
+    if (key === 'id' || key in given) continue;
+    out[key] = value(`${label}.${key}`, input.properties[key] as TSchema & Json, i);
+  }
+  return { ...out, ...given };
+}
+
+function value(where: string, s: TSchema & Json, i: number): unknown {
+  const cannot = (why: string) => new Error(`${where}: ${why}; give it in SAMPLES (test/tenant-samples.ts)`);
+  if (Array.isArray(s.enum)) return s.enum[0];
+  const min = typeof s.minimum === 'number' ? s.minimum : 0;
+  const max = typeof s.maximum === 'number' ? s.maximum : Number.MAX_SAFE_INTEGER;
+  switch (s.type) {
+    case 'integer':
+    case 'number':
+      return Math.min(max, min + 1 + i);
+    case 'boolean':
+      return false;
+    case 'object': {
+      const o = s as unknown as TObject;
+      return generate(where, o, i, {});
+    }
+    case 'string': {
+      if (s.pattern) throw cannot(`a string of pattern ${s.pattern}`);
+      if (s.format === 'uuid') throw cannot('a reference (uuid)');
+      if (s.format === 'date') return `2026-05-${String(10 + i).padStart(2, '0')}`;
+      if (s.format === 'date-time') return `2026-05-10T12:0${i % 10}:00Z`;
+      if (s.format === 'email') return `s${i}@example.com`;
+      if (s.format) throw cannot(`a string of format ${s.format}`);
+      const text = `S${i}`.padEnd(typeof s.minLength === 'number' ? s.minLength : 0, 'x');
+      return typeof s.maxLength === 'number' ? text.slice(0, s.maxLength) : text;
+    }
+    default:
+      throw cannot(`a value of type ${String(s.type)}`);
+  }
+}
+
+let free = 900_000_000;
+/** An id no tenant holds (none of the samples takes ids this high). */
+export const freeId = (idType: 'uuid' | 'int64') => (idType === 'uuid' ? randomUUID() : ++free);
