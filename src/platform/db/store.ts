@@ -20,11 +20,13 @@ export class Store {
     return where ? (and(own, where) as SQL) : own;
   }
 
-  select<T extends TenantTable>(table: T, where?: SQL) {
-    return this.tx
+  /** The tenant's rows of `table` that match `where`; with `forUpdate`, locked until commit. */
+  select<T extends TenantTable>(table: T, where?: SQL, options: { forUpdate?: boolean } = {}) {
+    const query = this.tx
       .select()
       .from(table as PgTable)
-      .where(this.scope(table, where)) as unknown as Promise<T['$inferSelect'][]>;
+      .where(this.scope(table, where));
+    return (options.forUpdate ? query.for('update') : query) as unknown as Promise<T['$inferSelect'][]>;
   }
 
   insert<T extends TenantTable>(table: T, rows: Omit<T['$inferInsert'], 'tenant'>[]) {

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type TestApp, testApp } from '../../../test/harness.ts';
+import { openTestDb, type TestApp, testApp } from '../../../test/harness.ts';
 import { allServices } from '../../services/index.ts';
 import { errors } from '../errors.ts';
 import { defineService } from '../registry.ts';
@@ -71,7 +71,8 @@ let other: string;
 const E = 'test/frota/entities';
 
 beforeAll(async () => {
-  t = await testApp({ services: [...allServices, frota] });
+  // A connection per concurrent edit of the lost-update race below (PostgreSQL).
+  t = await testApp({ services: [...allServices, frota], db: await openTestDb({ poolSize: 8 }) });
   for (const table of ['test_veiculos', 'test_carretas']) {
     const extra =
       table === 'test_veiculos'
@@ -298,5 +299,26 @@ describe('entity routes', () => {
       ]),
     );
     expect(doc.paths['/frota/entities/veiculo'].get['x-senior-visibility']).toBe('PRIVATE');
+  });
+});
+
+describe('concurrent edits', () => {
+  // PATCH writes back the row it read with the fields sent: unless the read locks the row, two
+  // edits at once of different fields each write back the other's field as it was (a lost update).
+  it('keeps every field of edits sent at once', async () => {
+    for (let round = 0; round < 5; round++) {
+      const placa = `LCK${round}A00`;
+      const { id } = (await req('POST', 'veiculo', { placa, modelo: 'm0', ano: 2000, ativo: false })).json();
+      const edits = [{ modelo: `m${round}` }, { ano: 2010 + round }, { ativo: true }, { cor: `cor${round}` }];
+      const answers = await Promise.all(edits.map((edit) => req('PATCH', `veiculo/${id}`, edit)));
+      expect(answers.map((r) => r.statusCode)).toEqual([200, 200, 200, 200]);
+      expect((await req('GET', `veiculo/${id}`)).json()).toMatchObject({
+        placa,
+        modelo: `m${round}`,
+        ano: 2010 + round,
+        ativo: true,
+        cor: `cor${round}`,
+      });
+    }
   });
 });

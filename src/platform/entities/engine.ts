@@ -71,13 +71,24 @@ export class EntityEngine {
     return scope && extra ? and(extra, scope) : (scope ?? extra);
   }
 
-  async find(ctx: Ctx, id: string | number, extra?: SQL): Promise<EntityRow | undefined> {
-    const [row] = await ctx.store.select(this.decl.table, this.byId(id, await this.scoped(ctx, extra)));
+  async find(
+    ctx: Ctx,
+    id: string | number,
+    extra?: SQL,
+    options: { forUpdate?: boolean } = {},
+  ): Promise<EntityRow | undefined> {
+    const where = this.byId(id, await this.scoped(ctx, extra));
+    const [row] = await ctx.store.select(this.decl.table, where, options);
     return row ? this.toEntity(row) : undefined;
   }
 
-  async get(ctx: Ctx, id: string | number, extra?: SQL): Promise<EntityRow> {
-    const row = await this.find(ctx, id, extra);
+  async get(
+    ctx: Ctx,
+    id: string | number,
+    extra?: SQL,
+    options: { forUpdate?: boolean } = {},
+  ): Promise<EntityRow> {
+    const row = await this.find(ctx, id, extra, options);
     if (!row) throw this.notFound(id);
     return row;
   }
@@ -183,7 +194,9 @@ export class EntityEngine {
     extra?: SQL,
     links: Record<string, unknown> = {},
   ): Promise<EntityRow> {
-    const previous = await this.get(ctx, id, extra);
+    // Locked until commit: the row written back is `previous` with the changes, so two edits at once
+    // must take turns, or the second would write back what the first changed (a lost update).
+    const previous = await this.get(ctx, id, extra, { forUpdate: true });
     if (body.id !== undefined && String(body.id).toLowerCase() !== String(id)) {
       throw errors.badRequest(`Invalid field 'id': ${body.id} differs from the id of the path (${id})`);
     }
@@ -202,7 +215,8 @@ export class EntityEngine {
   }
 
   async remove(ctx: Ctx, id: string | number, extra?: SQL): Promise<void> {
-    const row = await this.get(ctx, id, extra);
+    // Locked: beforeDelete decides on the row as it is, not as a concurrent edit is making it.
+    const row = await this.get(ctx, id, extra, { forUpdate: true });
     await this.decl.hooks.beforeDelete?.(ctx, row);
     const where = this.byId(id, await this.scoped(ctx, extra));
     await this.guard(() => ctx.store.delete(this.decl.table, where));

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import type { Ctx } from '../../../platform/context.ts';
 import { defineEntity } from '../../../platform/entities/entity.ts';
 import { Type } from '../../../platform/schema.ts';
 import { anexoEntity } from './anexos.ts';
@@ -11,10 +10,8 @@ import { exigirLivresNaEdicao } from './ocupacao.ts';
 import { escopoParceiro, parceiroEntities, regrasDoParceiro, SUJEITOS } from './parceiros.ts';
 import { editable, readOnly } from './schemas.ts';
 import {
-  type AgendaRow,
   agendaParaAlterar,
   FINALIZADOS,
-  mesmaLeitura,
   proximoCodigo,
   registrarHistorico,
   type StatusAgendamento,
@@ -57,9 +54,9 @@ export const agenda = defineEntity({
   hooks: {
     rowScope: (ctx) => escopoParceiro(ctx, agendaTable.parceiroId),
     beforeSave: async (ctx, next, previous) => {
-      // The row the engine read, locked now: unchanged since, or 409 (never write back a state that a
-      // concurrent state action changed meanwhile); the changes below are decided under this lock.
-      const atual = previous ? await lidaETravada(ctx, previous) : undefined;
+      // The engine read `previous` locked (FOR UPDATE), so no state action changes it meanwhile; the
+      // raw row (with its empty fields) is what the occupation check reads.
+      const atual = previous ? await agendaParaAlterar(ctx, String(previous.id)) : undefined;
       await regrasDoParceiro(ctx, next, previous);
       next.custom ??= {};
       next.unscheduled ??= false;
@@ -96,7 +93,6 @@ export const agenda = defineEntity({
       await registrarHistorico(ctx, String(next.id), undefined, 'AGENDADO', 'criada pela entidade agenda');
     },
     beforeDelete: async (ctx, row) => {
-      await lidaETravada(ctx, row);
       // An appointment booked by mistake may go; one that moved on is cancelled, never erased.
       if (row.status !== 'AGENDADO')
         throw E.exclusaoNaoPermitida({ codigo: Number(row.codigo), status: String(row.status) });
@@ -104,13 +100,6 @@ export const agenda = defineEntity({
     },
   },
 });
-
-/** The agenda an edit or a delete read, locked FOR UPDATE; 409 when it changed since it was read. */
-async function lidaETravada(ctx: Ctx, lida: Record<string, unknown>): Promise<AgendaRow> {
-  const atual = await agendaParaAlterar(ctx, String(lida.id));
-  if (!mesmaLeitura(lida, atual)) throw E.agendaAlteradaAoMesmoTempo({ codigo: atual.codigo });
-  return atual;
-}
 
 /** The slot check of the booking; returns the end of the execution. */
 function reservar(

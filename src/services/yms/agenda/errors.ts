@@ -29,11 +29,7 @@ export const E = defineErrors({
     status: 409,
     message: 'Já existe uma agenda com chaveIntegracao {chave}',
   },
-  agendaAlteradaAoMesmoTempo: {
-    reason: 'UNPROCESSABLE',
-    status: 409,
-    message: 'Agenda {codigo} foi alterada por outra chamada enquanto esta a lia: leia-a de novo e repita',
-  },
+
   exclusaoNaoPermitida: {
     reason: 'UNPROCESSABLE',
     message: 'Agenda {codigo} está em {status}: só uma agenda em AGENDADO pode ser excluída',
@@ -227,11 +223,7 @@ export const E = defineErrors({
     status: 409,
     message: 'Pré-agenda {id} está em {status} (finalizada) e não pode mais ser alterada',
   },
-  preAgendaAlteradaAoMesmoTempo: {
-    reason: 'UNPROCESSABLE',
-    status: 409,
-    message: 'Pré-agenda {id} foi alterada por outra chamada enquanto esta a lia: leia-a de novo e repita',
-  },
+
   preAgendaNaoEditavel: {
     reason: 'UNPROCESSABLE',
     status: 409,

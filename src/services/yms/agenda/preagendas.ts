@@ -21,7 +21,7 @@ import {
 } from './preagenda-estados.ts';
 import { exigirReferenciasDaPreAgenda } from './referencias.ts';
 import { Custom, preAgendaEditable, preAgendaReadOnly, StatusPreAgenda as StatusSchema } from './schemas.ts';
-import { compact, mesmaLeitura } from './states.ts';
+import { compact } from './states.ts';
 import {
   historicoAprovacaoAgenda,
   historicoAprovacaoAgendaItem,
@@ -59,7 +59,7 @@ export const preAgendaEntity = defineEntity({
       next.custom ??= {};
       if (typeof next.dataEsperada === 'string') next.dataEsperada = new Date(next.dataEsperada);
       if (previous) {
-        await lidaETravada(ctx, previous);
+        // `previous` was read locked by the engine: an approval waits for this edit, or came first.
         exigirEstado(previous as PreAgendaRow, 'editar');
         await regrasDaPreAgenda(ctx, next, previous);
         await exigirReferenciasDaPreAgenda(ctx, next, previous);
@@ -96,7 +96,6 @@ export const preAgendaEntity = defineEntity({
       });
     },
     beforeDelete: async (ctx, row) => {
-      await lidaETravada(ctx, row);
       exigirEstado(row as unknown as PreAgendaRow, 'excluir');
       const id = String(row.id);
       const processos = await ctx.store.select(
@@ -116,15 +115,6 @@ export const preAgendaEntity = defineEntity({
     },
   },
 });
-
-/**
- * The pre-agenda an edit or a delete read, locked FOR UPDATE; 409 when it changed since it was read
- * (a state action in between: the edit would write its old state back).
- */
-async function lidaETravada(ctx: Ctx, lida: Record<string, unknown>): Promise<void> {
-  const atual = await preAgendaParaAlterar(ctx, String(lida.id));
-  if (!mesmaLeitura(lida, atual)) throw E.preAgendaAlteradaAoMesmoTempo({ id: atual.id });
-}
 
 const PreAgenda = preAgendaEntity.schema;
 const Uuid = (description: string) => Type.String({ format: 'uuid', description });

@@ -158,7 +158,6 @@ const historicoDe = (ids: string[]) =>
   t.db.tenant('acme', (tx) =>
     new Store(tx, 'acme').select(agendaHistorico, inArray(agendaHistorico.agendaId, ids)),
   );
-const ALTERADA = /^Agenda \d+ foi alterada por outra chamada enquanto esta a lia: leia-a de novo e repita$/;
 
 describe(`edits of the agenda and pre-agenda entities racing the state actions (${RODADAS} rounds × ${CONCORRENTES} at once)`, () => {
   it('edits never write back the state a start changed meanwhile', async () => {
@@ -172,11 +171,8 @@ describe(`edits of the agenda and pre-agenda entities racing the state actions (
       ];
       const [inicio, ...edicoes] = await aoMesmoTempo(pedidos);
       expect(inicio!.statusCode, inicio!.body).toBe(200);
-      for (const e of edicoes) {
-        if (e.statusCode === 200) continue;
-        expect(e.statusCode, e.body).toBe(409);
-        expect(e.json().message).toMatch(ALTERADA);
-      }
+      // Each edit ran before the start or after it (the engine reads the row locked): all are served.
+      for (const e of edicoes) expect(e.statusCode, e.body).toBe(200);
       const [row] = await t.db.tenant('acme', (tx) =>
         new Store(tx, 'acme').select(agenda, inArray(agenda.id, [a!.id])),
       );
@@ -235,9 +231,9 @@ describe(`edits of the agenda and pre-agenda entities racing the state actions (
       expect(aprovacao!.statusCode, aprovacao!.body).toBe(200);
       for (const e of edicoes) {
         if (e.statusCode === 200) continue;
-        // Refused: changed meanwhile, or already approved (no longer editable).
+        // Refused only when it came after the approval (no longer editable).
         expect(e.statusCode, e.body).toBe(409);
-        expect(e.json().message).toMatch(/foi alterada por outra chamada|só pode ser editada em PENDENTE/);
+        expect(e.json().message).toMatch(/só pode ser editada em PENDENTE/);
       }
       expect((await preAgendaRow(t, 'acme', p!.id))!.status).toBe('APROVADA');
       expect((await logs(t, 'acme', p!.id)).at(-1)).toMatchObject({ acao: 'APROVACAO', para: 'APROVADA' });

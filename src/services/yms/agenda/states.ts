@@ -64,17 +64,6 @@ export async function agendaParaAlterar(ctx: Ctx, ref: string): Promise<AgendaRo
   return row;
 }
 
-/**
- * Whether `row`, just read locked, is still the row `lida` was read as. The entity engine reads the
- * row of a PUT, PATCH or DELETE before its hooks, without a lock; a hook locks it and compares, so
- * an edit never writes back fields that a concurrent state action changed in between (the engine's
- * copy leaves out the tenant and empty fields).
- */
-export function mesmaLeitura(lida: Record<string, unknown>, row: Record<string, unknown>): boolean {
-  const atual = Object.entries(row).filter(([k, v]) => k !== 'tenant' && v !== null && v !== undefined);
-  return JSON.stringify(Object.fromEntries(atual)) === JSON.stringify(lida);
-}
-
 /** Writes one history row: the agenda went from `de` (undefined on creation) to `para`. */
 export async function registrarHistorico(
   ctx: Ctx,
