@@ -86,15 +86,23 @@ afterAll(async () => {
 /** What a server inherits from the test's environment; every setting of Ponte comes from the test. */
 const INHERITED = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ'];
 
-/** Starts `ponte serve` with `env`, every other setting at its default. */
-export async function serve(env: Record<string, string>): Promise<Node> {
+/**
+ * Starts `ponte serve` with `env`, every other setting at its default. The admin token is the test's
+ * own unless `adminToken` is 'generated': the server then makes one in its data folder, as on a
+ * first start (and Node.adminToken is empty).
+ */
+export async function serve(
+  env: Record<string, string>,
+  options: { adminToken?: 'generated' } = {},
+): Promise<Node> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
-  const adminToken = env.ADMIN_TOKEN ?? randomBytes(12).toString('hex');
+  const adminToken =
+    options.adminToken === 'generated' ? '' : (env.ADMIN_TOKEN ?? randomBytes(12).toString('hex'));
   const base: NodeJS.ProcessEnv = { HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
   for (const name of INHERITED) if (process.env[name] !== undefined) base[name] = process.env[name];
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve'], {
     cwd: ROOT,
-    env: { ...base, ...env, PORT: String(port), ADMIN_TOKEN: adminToken },
+    env: { ...base, ...env, PORT: String(port), ...(adminToken ? { ADMIN_TOKEN: adminToken } : {}) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);

@@ -1,98 +1,35 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { execFile } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { freePort, healthy, type Node, ROOT, serve, sleep, tempDir, waitFor } from './processes.ts';
 
 // Black box (STYLE.md "App factory apart from listening"): the real `ponte serve` as a child process
 // on the embedded database, its first-start banner, the CLI against it, and a restart on the same
 // data folder. Always the embedded database, whatever DATABASE_URL the run has.
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const MAIN = join(ROOT, 'src/cli/main.ts');
 const BANNER = 'First start: created tenant "demo"';
 const TIMEOUT = 60_000;
 const run = promisify(execFile);
 
-const children: ChildProcess[] = [];
 let dataDir: string;
 let port: number;
 let base: string;
-let env: NodeJS.ProcessEnv;
+let env: Record<string, string>;
 
-/** A port nobody listens on right now: the OS picks it, we release it for the server. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const chosen = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(chosen));
-    });
-  });
-}
-
-interface Server {
-  child: ChildProcess;
-  output(): string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-function serve(): Server {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve'], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let out = '';
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-    out += chunk;
-  });
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
-    out += chunk;
-  });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
-  );
-  return { child, output: () => out, exited };
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Waits until `done` holds, failing early (with the server's output) if the server exits. */
-async function waitFor(server: Server, what: string, done: () => Promise<boolean> | boolean): Promise<void> {
-  const deadline = Date.now() + TIMEOUT;
-  while (Date.now() < deadline) {
-    if (await done()) return;
-    if (server.child.exitCode !== null || server.child.signalCode !== null)
-      throw new Error(`server exited while waiting for ${what}:\n${server.output()}`);
-    await sleep(50);
-  }
-  throw new Error(`timed out waiting for ${what}:\n${server.output()}`);
-}
-
-async function healthy(): Promise<boolean> {
-  try {
-    return (await fetch(`${base}/health`)).status === 200;
-  } catch {
-    return false;
-  }
-}
-
-async function stop(server: Server): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-  server.child.kill('SIGTERM');
-  return server.exited;
+/** The CLI's environment: the server's data folder (its generated admin token) and address only. */
+function cliEnv(): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = { ...process.env, ...env, PONTE_URL: base };
+  for (const name of ['DATABASE_URL', 'ADMIN_TOKEN', 'PONTE_SERVICES']) delete out[name];
+  return out;
 }
 
 async function ponte(...args: string[]): Promise<Record<string, unknown>> {
   const { stdout } = await run(process.execPath, ['--import', 'tsx', MAIN, ...args], {
     cwd: ROOT,
-    env: { ...env, PONTE_URL: base },
+    env: cliEnv(),
     timeout: TIMEOUT,
   });
   return JSON.parse(stdout) as Record<string, unknown>;
@@ -107,36 +44,21 @@ function healthcheck(tenant: string, apiKey: string): Promise<Response> {
 }
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'ponte-server-'));
+  dataDir = tempDir('ponte-server-');
   port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  env = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
   // The embedded database and a generated admin token, whatever the test run was given.
-  delete env.DATABASE_URL;
-  delete env.ADMIN_TOKEN;
-  delete env.PONTE_URL;
-  delete env.PONTE_SERVICES;
+  env = { DATA_DIR: dataDir, PORT: String(port) };
 });
-
-afterAll(async () => {
-  for (const child of children) {
-    if (child.exitCode === null && child.signalCode === null) {
-      const gone = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGKILL');
-      await gone;
-    }
-  }
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-}, TIMEOUT);
 
 describe('ponte serve on the embedded database', () => {
   let demoKey: string;
-  let first: Server;
+  let first: Node;
 
   it(
     'prints the demo key once at first start, and its curl line answers UP',
     async () => {
-      first = serve();
+      first = await serve(env, { adminToken: 'generated' });
       await waitFor(first, 'the first-start banner', () => /Docs: .*admin-token/.test(first.output()));
       const out = first.output();
       expect(out).toContain(BANNER);
@@ -164,7 +86,7 @@ describe('ponte serve on the embedded database', () => {
       expect(await res.json()).toMatchObject({ status: 'UP' });
 
       // The health endpoint needs no credentials.
-      expect(await healthy()).toBe(true);
+      expect(await healthy(first)).toBe(true);
 
       const tokenFile = join(dataDir, 'admin-token');
       expect(existsSync(tokenFile)).toBe(true);
@@ -221,13 +143,13 @@ describe('ponte serve on the embedded database', () => {
   it(
     'restarts on the same data folder without the banner, keeping the demo key',
     async () => {
-      const exit = await stop(first);
+      const exit = await first.stop('SIGTERM');
       expect(exit).toEqual({ code: 0, signal: null });
-      expect(await healthy()).toBe(false);
+      expect(await healthy(first)).toBe(false);
 
       const started = performance.now();
-      const server = serve();
-      await waitFor(server, 'GET /health', healthy);
+      const server = await serve(env, { adminToken: 'generated' });
+      await waitFor(server, 'GET /health', () => healthy(server));
       const readyMs = performance.now() - started;
       console.log(`ponte serve restart to ready on the embedded database: ${Math.round(readyMs)} ms`);
 
