@@ -18,9 +18,9 @@ import {
   agendaRow,
   historico,
   makeAgenda,
-  PLANTA,
   type Status,
   seedAgendas,
+  seedPatioDaPlanta,
   seedPlanta,
 } from './fixtures.ts';
 
@@ -46,9 +46,7 @@ beforeAll(async () => {
   patio = patioCall(t, 'acme', key);
   globex = agendaCall(t, 'globex', await t.tenant('globex'));
   await seedPlanta(t, 'acme');
-  const [a] = await seed(t, 'acme', area, [makeArea(PLANTA)]);
-  CIRCUITO = (await seed(t, 'acme', circuito, [makeCircuito(PLANTA)]))[0]!.id;
-  SEQUENCIA = (await seed(t, 'acme', sequenciaCircuito, [makeSequencia(CIRCUITO, 1, a!.id)]))[0]!.id;
+  ({ circuitoId: CIRCUITO, sequenciaId: SEQUENCIA } = await seedPatioDaPlanta(t, 'acme'));
 });
 
 /** What the dispatcher would deliver: an event in acme's outbox, then delivered to every consumer. */

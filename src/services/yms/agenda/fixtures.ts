@@ -1,7 +1,8 @@
 import { asc, eq } from 'drizzle-orm';
 import type { TestApp } from '../../../../test/harness.ts';
 import { Store } from '../../../platform/db/store.ts';
-import { planta, turno } from '../patio/tables.ts';
+import { makeArea, makeCircuito, makeSequencia, makeVaga, seed } from '../patio/fixtures.ts';
+import { area, circuito, planta, sequenciaCircuito, turno, vaga } from '../patio/tables.ts';
 import type { StatusAgendamento } from './states.ts';
 import { agenda, agendaHistorico, tipoAgendamento } from './tables.ts';
 
@@ -123,4 +124,16 @@ export async function seedTipos(t: TestApp, tenant: string, rows: TipoRowIn[]) {
       )
       .returning(),
   );
+}
+
+/**
+ * The yard of a plant (PLANTA by default, already seeded): an area with one spot, a circuit and its
+ * first sequence on that area. What aguardarIntegracao's checked references point at.
+ */
+export async function seedPatioDaPlanta(t: TestApp, tenant: string, plantaId = PLANTA) {
+  const [a] = await seed(t, tenant, area, [makeArea(plantaId)]);
+  const [c] = await seed(t, tenant, circuito, [makeCircuito(plantaId)]);
+  const [s] = await seed(t, tenant, sequenciaCircuito, [makeSequencia(c!.id, 1, a!.id)]);
+  const [v] = await seed(t, tenant, vaga, [makeVaga(a!.id, 1, 1)]);
+  return { circuitoId: c!.id, sequenciaId: s!.id, vagaId: v!.id };
 }

@@ -6,19 +6,18 @@ import {
   makeMotorista,
   makePlanta,
   makeSequencia,
-  makeVaga,
   makeVeiculo,
   seed,
 } from '../patio/fixtures.ts';
-import { area, circuito, motorista, planta, sequenciaCircuito, vaga, veiculo } from '../patio/tables.ts';
+import { area, circuito, motorista, planta, sequenciaCircuito, veiculo } from '../patio/tables.ts';
 import {
   agendaCall,
   agendaRow,
   historico,
   makeAgenda,
-  PLANTA,
   type Status,
   seedAgendas,
+  seedPatioDaPlanta,
   seedPlanta,
 } from './fixtures.ts';
 import { STATUS_AGENDAMENTO } from './states.ts';
@@ -42,11 +41,7 @@ beforeAll(async () => {
   acme = agendaCall(t, 'acme', acmeKey);
   globex = agendaCall(t, 'globex', await t.tenant('globex'));
   await seedPlanta(t, 'acme');
-  const [a] = await seed(t, 'acme', area, [makeArea(PLANTA)]);
-  const [c] = await seed(t, 'acme', circuito, [makeCircuito(PLANTA)]);
-  CIRCUITO = c!.id;
-  SEQUENCIA = (await seed(t, 'acme', sequenciaCircuito, [makeSequencia(CIRCUITO, 1, a!.id)]))[0]!.id;
-  VAGA = (await seed(t, 'acme', vaga, [makeVaga(a!.id, 1, 1)]))[0]!.id;
+  ({ circuitoId: CIRCUITO, sequenciaId: SEQUENCIA, vagaId: VAGA } = await seedPatioDaPlanta(t, 'acme'));
 });
 
 const emEstado = async (status: Status) => (await seedAgendas(t, 'acme', [makeAgenda({ status })]))[0]!;
