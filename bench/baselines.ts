@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { APP_ROLE, TENANT_SETTING } from '../src/platform/db/tenancy.ts';
+import { APP_ROLE, TENANT_SETTING } from '../src/platform/core/db/tenancy.ts';
 
 // The baselines the bridge is measured against: the same route on a bare Fastify (no database), and
 // the same route answered by the same SQL through a raw `pg.Pool`: alone (one round trip), and inside

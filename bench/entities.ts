@@ -1,8 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import { getTableColumns } from 'drizzle-orm';
 import pg from 'pg';
-import type { Platform } from '../src/platform/context.ts';
-import { APP_ROLE, TENANT_SETTING } from '../src/platform/db/tenancy.ts';
+import type { Platform } from '../src/platform/core/context.ts';
+import { APP_ROLE, TENANT_SETTING } from '../src/platform/core/db/tenancy.ts';
 import { sku } from '../src/services/erp_agr/com_comum/tables.ts';
 import { type ListStatements, type Running, rawPgList, type Statement } from './baselines.ts';
 import {

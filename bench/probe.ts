@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
-import { errors } from '../src/platform/errors.ts';
-import { defineService, query } from '../src/platform/registry.ts';
-import { Type } from '../src/platform/schema.ts';
+import { errors } from '../src/platform/core/errors.ts';
+import { defineService, query } from '../src/platform/core/registry.ts';
+import { Type } from '../src/platform/core/schema.ts';
 import { integrationEntities } from '../src/services/hcm/platform_integration/tables.ts';
 
 // A bench-only service (never registered in src/services): one query that reads one saved entity

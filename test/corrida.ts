@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import type { Database } from '../src/platform/db/database.ts';
+import type { Database } from '../src/platform/core/db/database.ts';
 import { openTestDb } from './harness.ts';
 
 // Helpers of the race tests (docs/platform.md "Contended decisions"): many requests at once, each

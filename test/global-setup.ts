@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { Database } from '../src/platform/db/database.ts';
+import { Database } from '../src/platform/core/db/database.ts';
 
 // Migrates one template database per run; every test file starts from a copy of it (a fresh
 // database per file, without paying for migrations each time). On PGlite the template is a dumped

@@ -6,7 +6,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import pg from 'pg';
 import { afterAll, inject } from 'vitest';
 import { type App, type AppOptions, buildApp } from '../src/platform/app.ts';
-import { Database } from '../src/platform/db/database.ts';
+import { Database } from '../src/platform/core/db/database.ts';
 import { copyPrefix } from './global-setup.ts';
 
 // Test harness: a fresh database per test file (a copy of the migrated template), the real app in

@@ -1,7 +1,7 @@
-import type { EntityDeclaration } from '../src/platform/entities/entity.ts';
+import type { EntityDeclaration } from '../src/platform/core/entity.ts';
+import type { Operation, ServiceDeclaration } from '../src/platform/core/registry.ts';
 import { ListQuery } from '../src/platform/http/entities.ts';
 import { MAX_PARAM_LENGTH } from '../src/platform/http/errors.ts';
-import type { Operation, ServiceDeclaration } from '../src/platform/registry.ts';
 import { FORMATS, type Schema, sample } from './samples.ts';
 
 // Hostile input generated from the declarations (inputs.test.ts): every route of every service,

@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REASON_STATUS, type Reason } from '../src/platform/errors.ts';
+import { REASON_STATUS, type Reason } from '../src/platform/core/errors.ts';
 import { allServices } from '../src/services/index.ts';
 import { type TestApp, tableCounts, testApp } from './harness.ts';
 import { type Probe, pathOf, probes, targets } from './hostile.ts';

@@ -4,7 +4,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Database, rowsOf } from '../src/platform/db/database.ts';
+import { Database, rowsOf } from '../src/platform/core/db/database.ts';
 import { ok, sleep, started, startImport, tenantWithKey, testData, waitFor } from './processes.ts';
 
 // SIGTERM (docs/platform.md "Shutdown and leases"): a node in the middle of everything (a request

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { TObject, TSchema } from 'typebox';
-import { Store, type TenantTable } from '../src/platform/db/store.ts';
+import { Store, type TenantTable } from '../src/platform/core/db/store.ts';
 import { pessoa, unidadeMedida } from '../src/services/erp_agr/com_comum/tables.ts';
 import type { TestApp } from './harness.ts';
 

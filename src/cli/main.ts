@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../platform/config.ts';
-import { Database } from '../platform/db/database.ts';
+import { loadConfig } from '../platform/core/config.ts';
+import { Database } from '../platform/core/db/database.ts';
 import { startServer } from '../platform/server.ts';
 
 // The `ponte` command. Tenant and key commands go through the admin API of a running server

@@ -6,11 +6,15 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { allServices } from '../services/index.ts';
 import { Credentials } from './auth/credentials.ts';
 import { BlobStore } from './blobs/store.ts';
-import { type Config, loadConfig } from './config.ts';
-import { type Platform, run } from './context.ts';
-import { Database } from './db/database.ts';
+import { type Config, loadConfig } from './core/config.ts';
+import { type Platform, run } from './core/context.ts';
+import { Database } from './core/db/database.ts';
+import { Leases } from './core/lease.ts';
+import { Registry, type ServiceDeclaration } from './core/registry.ts';
+import { runChecks } from './core/standard.ts';
+import { TenantDirectory } from './core/tenants.ts';
+import { compile } from './core/validation.ts';
 import { EventDispatcher } from './events/dispatcher.ts';
-import { LiveStream, registerLiveStream } from './events/live.ts';
 import { NatsPublisher } from './events/nats.ts';
 import { WebhookDeliverer, webhookFanOut } from './events/webhooks.ts';
 import { registerAdmin } from './http/admin.ts';
@@ -24,12 +28,8 @@ import {
   MAX_PARAM_LENGTH,
 } from './http/errors.ts';
 import { installInputParsing } from './http/input.ts';
+import { LiveStream, registerLiveStream } from './http/live.ts';
 import { JobQueue } from './jobs/queue.ts';
-import { Leases } from './lease.ts';
-import { Registry, type ServiceDeclaration } from './registry.ts';
-import { runChecks } from './standard.ts';
-import { TenantDirectory } from './tenants.ts';
-import { compile } from './validation.ts';
 
 // The app factory (STYLE.md "App factory apart from listening"): builds the whole platform and its
 // HTTP surface; `server.ts` only listens. Tests call `app.inject()` on what this returns.

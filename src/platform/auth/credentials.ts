@@ -1,9 +1,9 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { and, asc, eq, gt, isNull } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
-import type { Caller, Scope, Subject } from '../context.ts';
-import type { Database } from '../db/database.ts';
-import { errors } from '../errors.ts';
+import type { Caller, Scope, Subject } from '../core/context.ts';
+import type { Database } from '../core/db/database.ts';
+import { errors } from '../core/errors.ts';
 import { apiKeys, sessions } from './tables.ts';
 
 // API keys and bearer tokens (DESIGN.md "Credentials"). An API key is `<accessKey>.<secret>`; only a

@@ -6,8 +6,8 @@ import type { Readable } from 'node:stream';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { and, eq } from 'drizzle-orm';
-import type { Database } from '../db/database.ts';
-import { ApiError, errors } from '../errors.ts';
+import type { Database } from '../core/db/database.ts';
+import { ApiError, errors } from '../core/errors.ts';
 import { blobs, platformSecrets } from './tables.ts';
 
 // The blob store (DESIGN.md "Blobs"): bytes in a folder under the data folder, facts in the `blobs`

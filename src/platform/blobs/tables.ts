@@ -1,5 +1,5 @@
 import { bigint, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
-import { tenantColumn, tenantIsolation } from '../db/tenancy.ts';
+import { tenantColumn, tenantIsolation } from '../core/db/tenancy.ts';
 
 /** What the blob store holds, per tenant and key: the bytes live in the store, the facts here. */
 export const blobs = pgTable(

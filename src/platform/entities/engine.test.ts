@@ -3,10 +3,10 @@ import { boolean, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openTestDb, type TestApp, testApp } from '../../../test/harness.ts';
 import { allServices } from '../../services/index.ts';
-import { errors } from '../errors.ts';
-import { defineService } from '../registry.ts';
-import { Int64, Type } from '../schema.ts';
-import { defineEntity, entityColumns } from './entity.ts';
+import { defineEntity, entityColumns } from '../core/entity.ts';
+import { errors } from '../core/errors.ts';
+import { defineService } from '../core/registry.ts';
+import { Int64, Type } from '../core/schema.ts';
 
 // The generic entity routes of spec 000 §2.3 through a test entity with a child collection.
 

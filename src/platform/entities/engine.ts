@@ -1,10 +1,10 @@
 import { and, asc, count, eq, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { Ctx } from '../context.ts';
-import { errors } from '../errors.ts';
-import { MAX_INTEGER } from '../storable.ts';
-import type { EntityDeclaration, EntityRow } from './entity.ts';
-import { compileFilter, compileOrderBy } from './filter.ts';
+import type { Ctx } from '../core/context.ts';
+import { compileFilter, compileOrderBy } from '../core/db/filter.ts';
+import type { EntityDeclaration, EntityRow } from '../core/entity.ts';
+import { errors } from '../core/errors.ts';
+import { MAX_INTEGER } from '../core/storable.ts';
 
 // The one engine behind every entity's routes (spec 000 §2.3): create, read, replace, patch,
 // delete, list with filter/orderby/pages, bulk. Hooks let a service add its own rules.

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { Platform } from '../context.ts';
-import { rowsOf } from '../db/database.ts';
-import { Pump } from '../pump.ts';
-import { type EventRecord, readEvents, topicMatches } from './outbox.ts';
+import type { Platform } from '../core/context.ts';
+import { rowsOf } from '../core/db/database.ts';
+import { type EventRecord, readEvents, topicMatches } from '../core/outbox.ts';
+import { Pump } from '../core/pump.ts';
 import { pruneOutbox } from './retention.ts';
 
 // The dispatcher (docs/events.md): every consumer reads each tenant's outbox in id order behind a

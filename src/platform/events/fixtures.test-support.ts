@@ -1,6 +1,6 @@
-import { errors } from '../errors.ts';
-import { action, defineService, event } from '../registry.ts';
-import { Type } from '../schema.ts';
+import { errors } from '../core/errors.ts';
+import { action, defineService, event } from '../core/registry.ts';
+import { Type } from '../core/schema.ts';
 
 // A small service that emits, for the event machinery's tests.
 

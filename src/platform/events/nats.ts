@@ -1,7 +1,7 @@
 import { connect, type JetStreamClient, type NatsConnection } from 'nats';
-import type { Platform } from '../context.ts';
+import type { Platform } from '../core/context.ts';
+import type { EventRecord } from '../core/outbox.ts';
 import type { EventConsumer } from './dispatcher.ts';
-import type { EventRecord } from './outbox.ts';
 
 // NATS JetStream, when NATS_URL is set (docs/events.md): the `nats` consumer publishes every outbox
 // record, in order per tenant, to `ponte.<tenant>.<domain>.<service>.<operation>` on one stream,

@@ -3,10 +3,10 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, testApp } from '../../../test/harness.ts';
 import { allServices } from '../../services/index.ts';
-import { rowsOf } from '../db/database.ts';
+import { rowsOf } from '../core/db/database.ts';
+import type { EventRecord } from '../core/outbox.ts';
+import { topicMatches } from '../core/outbox.ts';
 import { yard } from './fixtures.test-support.ts';
-import type { EventRecord } from './outbox.ts';
-import { topicMatches } from './outbox.ts';
 
 // The outbox: an event exists exactly when its operation committed; event operations publish
 // themselves; in-process subscribers get each tenant's events in order, at least once; a node whose

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, testApp } from '../../../test/harness.ts';
 import { allServices } from '../../services/index.ts';
-import { rowsOf } from '../db/database.ts';
+import { rowsOf } from '../core/db/database.ts';
 import { yard } from './fixtures.test-support.ts';
 
 // Outbox retention: old events go once every consumer passed them and no webhook delivery that may

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { type Db, rowsOf } from '../db/database.ts';
+import { type Db, rowsOf } from '../core/db/database.ts';
 
 // Outbox retention (docs/events.md "Retention"): an event is deleted once it is older than the
 // retention period AND every current consumer of its tenant has passed it AND no webhook delivery

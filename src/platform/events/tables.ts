@@ -12,8 +12,8 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { tenantPrimaryKey, tenantReference } from '../db/keys.ts';
-import { tenantColumn, tenantIsolation } from '../db/tenancy.ts';
+import { tenantPrimaryKey, tenantReference } from '../core/db/keys.ts';
+import { tenantColumn, tenantIsolation } from '../core/db/tenancy.ts';
 
 // The transactional outbox and what reads it (docs/events.md). An event is a row of `outbox`,
 // written in the transaction of the operation that caused it; every consumer keeps a durable cursor.

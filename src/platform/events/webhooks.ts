@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { Platform } from '../context.ts';
-import { rowsOf } from '../db/database.ts';
-import type { Lease } from '../lease.ts';
+import type { Platform } from '../core/context.ts';
+import { rowsOf } from '../core/db/database.ts';
+import type { Lease } from '../core/lease.ts';
+import { type EventRecord, topicMatches, toRecord } from '../core/outbox.ts';
 import type { EventConsumer, EventWorker } from './dispatcher.ts';
-import { type EventRecord, topicMatches, toRecord } from './outbox.ts';
 import { SIGNATURE_HEADER, sign, TIMESTAMP_HEADER } from './signature.ts';
 
 // Webhook subscriptions (docs/webhooks.md). Two steps: the `webhooks` consumer turns each outbox

@@ -1,5 +1,5 @@
-import { action, type Operation } from '../registry.ts';
-import { Enum, Record, Type } from '../schema.ts';
+import { action, type Operation } from '../core/registry.ts';
+import { Enum, Record, Type } from '../core/schema.ts';
 
 // The `export<X>` actions of a service, generated from its export targets: each takes an
 // exportConfig and answers the id of the durable export job (docs/exports.md).

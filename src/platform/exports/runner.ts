@@ -1,15 +1,15 @@
 import { Readable } from 'node:stream';
 import { and, eq, type SQL, sql } from 'drizzle-orm';
-import type { Ctx, Platform } from '../context.ts';
-import { rowsOf, type Tx } from '../db/database.ts';
-import { isDataException } from '../db/errors.ts';
-import { compileFilter } from '../entities/filter.ts';
-import { ApiError, errors } from '../errors.ts';
-import { appendStatusEvent } from '../imports/events.ts';
+import type { Ctx, Platform } from '../core/context.ts';
+import { rowsOf, type Tx } from '../core/db/database.ts';
+import { isDataException } from '../core/db/errors.ts';
+import { compileFilter } from '../core/db/filter.ts';
+import { ApiError, errors } from '../core/errors.ts';
+import { type ExportField, type ExportTarget, filterFieldsOf } from '../core/export-target.ts';
+import { appendStatusEvent } from '../core/transfer-events.ts';
 import { jobs } from '../jobs/tables.ts';
 import type { ExportFormat } from './actions.ts';
 import { exports } from './tables.ts';
-import { type ExportField, type ExportTarget, filterFieldsOf } from './target.ts';
 import { CONTENT_TYPE, EXTENSION, RowWriter } from './writer.ts';
 
 // Runs one export (docs/exports.md): reads the kind's rows in keyset-paginated batches (`key >

@@ -1,6 +1,6 @@
 import { bigint, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { tenantPrimaryKey } from '../db/keys.ts';
-import { tenantColumn, tenantIsolation } from '../db/tenancy.ts';
+import { tenantPrimaryKey } from '../core/db/keys.ts';
+import { tenantColumn, tenantIsolation } from '../core/db/tenancy.ts';
 
 /** One export: what it reads, its progress and its file. */
 export const exports = pgTable(

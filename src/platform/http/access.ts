@@ -1,9 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Credentials } from '../auth/credentials.ts';
-import type { Platform } from '../context.ts';
-import { ApiError, errors } from '../errors.ts';
-import type { ResolvedOperation, ServiceDeclaration, Visibility } from '../registry.ts';
-import type { TenantInfo } from '../tenants.ts';
+import type { Platform } from '../core/context.ts';
+import { ApiError, errors } from '../core/errors.ts';
+import type { ResolvedOperation, ServiceDeclaration, Visibility } from '../core/registry.ts';
+import type { TenantInfo } from '../core/tenants.ts';
 
 // Who may call what: the tenant of the path, the credential, the license and the key's scope.
 // Every authenticated route (operations and entities) runs `authenticator` on request.

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, type TestApp, tableCounts, testApp } from '../../../test/harness.ts';
-import { rowsOf } from '../db/database.ts';
+import { rowsOf } from '../core/db/database.ts';
 
 // The operator's API (DESIGN.md "Administration"): tenants and keys under /admin, authenticated by
 // ADMIN_TOKEN; what the `ponte` CLI calls.

@@ -1,10 +1,10 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { SCOPES, SUBJECT_PATTERN } from '../auth/credentials.ts';
-import type { Platform } from '../context.ts';
-import { errors } from '../errors.ts';
-import { Enum, Type } from '../schema.ts';
-import type { Edition } from '../tenants.ts';
+import type { Platform } from '../core/context.ts';
+import { errors } from '../core/errors.ts';
+import { Enum, Type } from '../core/schema.ts';
+import type { Edition } from '../core/tenants.ts';
 
 // The operator's API (DESIGN.md "Administration"): tenants and their keys, authenticated by
 // ADMIN_TOKEN. The `ponte` CLI goes through it, so it works the same on PGlite and PostgreSQL.

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { type Platform, run } from '../context.ts';
-import { errors } from '../errors.ts';
+import { type Platform, run } from '../core/context.ts';
+import { errors } from '../core/errors.ts';
 
 // The bridge serves the folder store's signed URLs itself (DESIGN.md "Blobs"): a PUT streams the
 // body into the store (never buffered whole), a GET streams it back. The signature is the

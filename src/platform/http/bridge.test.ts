@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, tableCounts, testApp } from '../../../test/harness.ts';
 import { allServices } from '../../services/index.ts';
-import { errors } from '../errors.ts';
-import { action, defineService, event, query, signal } from '../registry.ts';
-import { DateOnly, DateTime, Double, Enum, Int64, Type } from '../schema.ts';
+import { errors } from '../core/errors.ts';
+import { action, defineService, event, query, signal } from '../core/registry.ts';
+import { DateOnly, DateTime, Double, Enum, Int64, Type } from '../core/schema.ts';
 
 // The bridge contract, exercised through a test service that uses every kind and every rule.
 

@@ -1,11 +1,11 @@
 import fastifySwagger from '@fastify/swagger';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
-import type { Caller, Platform } from '../context.ts';
-import { execute } from '../context.ts';
-import { errors } from '../errors.ts';
-import type { Operation, ResolvedOperation, ServiceDeclaration } from '../registry.ts';
-import { GENERIC_ERROR } from '../schema.ts';
-import type { TenantInfo } from '../tenants.ts';
+import type { Caller, Platform } from '../core/context.ts';
+import { execute } from '../core/context.ts';
+import { errors } from '../core/errors.ts';
+import type { Operation, ResolvedOperation, ServiceDeclaration } from '../core/registry.ts';
+import { GENERIC_ERROR } from '../core/schema.ts';
+import type { TenantInfo } from '../core/tenants.ts';
 import { anonymousAccess, authenticator, BRIDGE, methodNotAllowed, type Parts } from './access.ts';
 import { registerEntities } from './entities.ts';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
-import type { Platform } from '../context.ts';
-import { errors } from '../errors.ts';
+import type { Platform } from '../core/context.ts';
+import { errors } from '../core/errors.ts';
 
 // The live console (docs/console.md): one static page per tenant, `/t/<tenant>/console`, with its
 // script and style under `/console/`. The page holds no data and no secret: the operator types an

@@ -1,7 +1,11 @@
 import { eq } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
-import { type Ctx, run } from '../context.ts';
+import { type Ctx, run } from '../core/context.ts';
+import { MAX_FILTER_LENGTH } from '../core/db/filter.ts';
+import type { EntityDeclaration } from '../core/entity.ts';
+import type { ServiceDeclaration } from '../core/registry.ts';
+import { GENERIC_ERROR, Type } from '../core/schema.ts';
 import {
   DEFAULT_PAGE_SIZE,
   EntityEngine,
@@ -9,10 +13,6 @@ import {
   MAX_PAGE_INDEX,
   MAX_PAGE_SIZE,
 } from '../entities/engine.ts';
-import type { EntityDeclaration } from '../entities/entity.ts';
-import { MAX_FILTER_LENGTH } from '../entities/filter.ts';
-import type { ServiceDeclaration } from '../registry.ts';
-import { GENERIC_ERROR, Type } from '../schema.ts';
 import { authenticator, BRIDGE, methodNotAllowed, type Parts } from './access.ts';
 
 // The routes of spec 000 §2.3 for one entity and its child collections, all served by the engine.

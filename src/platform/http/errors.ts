@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, REASON_STATUS, type Reason } from '../errors.ts';
-import { validationMessage } from '../validation.ts';
+import { ApiError, REASON_STATUS, type Reason } from '../core/errors.ts';
+import { validationMessage } from '../core/validation.ts';
 
 // Every failure path answers the genericError body with a reason of the spec's enumeration and the
 // status of DESIGN.md's table. Internal errors are logged with the request id and never leak detail.

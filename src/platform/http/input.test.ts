@@ -2,8 +2,8 @@ import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, testApp } from '../../../test/harness.ts';
-import { defineService, query } from '../registry.ts';
-import { Type } from '../schema.ts';
+import { defineService, query } from '../core/registry.ts';
+import { Type } from '../core/schema.ts';
 
 // How a request becomes input (http/input.ts) and how what never reaches a route is answered
 // (http/errors.ts): every refusal is the error body, never Fastify's or Node's own.

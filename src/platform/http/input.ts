@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { errors } from '../errors.ts';
-import { textProblem } from '../storable.ts';
+import { errors } from '../core/errors.ts';
+import { textProblem } from '../core/storable.ts';
 
 // How a request's body and query string become the input that validation sees (docs/platform.md
 // "Addressing and kinds" and "Errors"). JSON only, UTF-8 only, uncompressed only: what cannot be

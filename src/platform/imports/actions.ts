@@ -1,5 +1,5 @@
-import { action, type Operation } from '../registry.ts';
-import { Enum, Record, Type } from '../schema.ts';
+import { action, type Operation } from '../core/registry.ts';
+import { Enum, Record, Type } from '../core/schema.ts';
 import { FORMATS } from './reader.ts';
 
 // The `import<X>` actions of a service, generated from its import targets: each takes an

@@ -4,15 +4,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, testApp } from '../../../test/harness.ts';
 import { importFile as runImport, upload as uploadFile } from '../../../test/transfers.ts';
 import { allServices } from '../../services/index.ts';
-import { rowsOf } from '../db/database.ts';
-import { tenantColumn } from '../db/tenancy.ts';
+import { rowsOf } from '../core/db/database.ts';
+import { tenantColumn } from '../core/db/tenancy.ts';
+import { fieldOf } from '../core/export-target.ts';
+import { defineService } from '../core/registry.ts';
+import { DateOnly, Double, Int64, Type } from '../core/schema.ts';
+import { transferEvents } from '../core/transfer-events.ts';
 import { outbox } from '../events/tables.ts';
 import { exportActions } from '../exports/actions.ts';
-import { fieldOf } from '../exports/target.ts';
-import { defineService } from '../registry.ts';
-import { DateOnly, Double, Int64, Type } from '../schema.ts';
 import { importActions } from './actions.ts';
-import { transferEvents } from './events.ts';
 
 // Imports end to end: upload through a signed URL, import<X>, the durable job, progress, row errors.
 

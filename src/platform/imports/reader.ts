@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import { Transform } from 'node:stream';
 import { parse } from 'csv-parse';
 import streamArray from 'stream-json/streamers/stream-array.js';
-import { errors } from '../errors.ts';
+import { errors } from '../core/errors.ts';
 
 // Rows of an import file, read as a stream with back-pressure: memory stays constant whatever the
 // file's size. Each row comes with its number (1 = the first data row, after a CSV header).

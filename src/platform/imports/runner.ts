@@ -1,15 +1,15 @@
 import { asc, count, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { Platform } from '../context.ts';
-import type { Tx } from '../db/database.ts';
-import { Store } from '../db/store.ts';
-import { ApiError } from '../errors.ts';
+import type { Platform } from '../core/context.ts';
+import type { Tx } from '../core/db/database.ts';
+import { Store } from '../core/db/store.ts';
+import { ApiError } from '../core/errors.ts';
+import { type ImportTarget, isRefusal } from '../core/import-target.ts';
+import { appendStatusEvent } from '../core/transfer-events.ts';
+import { compile, fieldErrors } from '../core/validation.ts';
 import { jobs } from '../jobs/tables.ts';
-import { compile, fieldErrors } from '../validation.ts';
-import { appendStatusEvent } from './events.ts';
 import { byteCounter, type Format, readRows } from './reader.ts';
 import { importErrors, imports } from './tables.ts';
-import { type ImportTarget, isRefusal } from './target.ts';
 
 // Runs one import (DESIGN.md "Imports"): reads the file as a stream, validates every row against
 // the target's schema, upserts valid rows by natural key in batches, and records each bad row's

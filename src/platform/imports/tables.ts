@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { tenantPrimaryKey } from '../db/keys.ts';
-import { tenantColumn, tenantIsolation } from '../db/tenancy.ts';
+import { tenantPrimaryKey } from '../core/db/keys.ts';
+import { tenantColumn, tenantIsolation } from '../core/db/tenancy.ts';
 
 /** One import: its file, its progress and its outcome. `processed` is also the resume cursor. */
 export const imports = pgTable(

@@ -3,11 +3,11 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type TestApp, testApp } from '../../../test/harness.ts';
 import { integrationEntities } from '../../services/hcm/platform_integration/tables.ts';
 import { allServices } from '../../services/index.ts';
-import { rowsOf } from '../db/database.ts';
+import { rowsOf } from '../core/db/database.ts';
+import { LeaseLost, Stopping } from '../core/lease.ts';
+import { defineService, signal } from '../core/registry.ts';
+import { Type } from '../core/schema.ts';
 import { until } from '../events/fixtures.test-support.ts';
-import { LeaseLost, Stopping } from '../lease.ts';
-import { defineService, signal } from '../registry.ts';
-import { Type } from '../schema.ts';
 import { JobQueue } from './queue.ts';
 import { jobs } from './tables.ts';
 

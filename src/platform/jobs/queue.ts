@@ -1,8 +1,8 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { type Ctx, executeJob, type Platform } from '../context.ts';
-import { rowsOf, type Tx } from '../db/database.ts';
-import { LeaseLost, Stopping } from '../lease.ts';
-import { Pump } from '../pump.ts';
+import { type Ctx, executeJob, type Platform } from '../core/context.ts';
+import { rowsOf, type Tx } from '../core/db/database.ts';
+import { LeaseLost, Stopping } from '../core/lease.ts';
+import { Pump } from '../core/pump.ts';
 import { jobs } from './tables.ts';
 
 // A PostgreSQL-backed queue (DESIGN.md "Events, signals, jobs"). A worker claims the oldest ready job

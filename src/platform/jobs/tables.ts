@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { tenantPrimaryKey } from '../db/keys.ts';
-import { tenantColumn, tenantIsolation } from '../db/tenancy.ts';
+import { tenantPrimaryKey } from '../core/db/keys.ts';
+import { tenantColumn, tenantIsolation } from '../core/db/tenancy.ts';
 
 // The durable job queue (DESIGN.md "Events, signals, jobs"). A job is claimed with
 // FOR UPDATE SKIP LOCKED and a lease; its effect and its completion commit together.

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import type { Ctx } from '../../../platform/context.ts';
-import { action, query } from '../../../platform/registry.ts';
-import { Int64, Type } from '../../../platform/schema.ts';
+import type { Ctx } from '../../../platform/core/context.ts';
+import { action, query } from '../../../platform/core/registry.ts';
+import { Int64, Type } from '../../../platform/core/schema.ts';
 import { E } from './errors.ts';
 import { EnumProcessosTransacao, ProdutorVinculo, Str, VinculoTransacao } from './schemas.ts';
 import { produtor, produtorVinculo, sku, skuUnidadeMedida, vinculoTransacao } from './tables.ts';

@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { Ctx } from '../../../platform/context.ts';
-import type { TenantTable } from '../../../platform/db/store.ts';
-import { defineEntity } from '../../../platform/entities/entity.ts';
-import { DateOnly, Double, Enum, Int64, Type } from '../../../platform/schema.ts';
+import type { Ctx } from '../../../platform/core/context.ts';
+import type { TenantTable } from '../../../platform/core/db/store.ts';
+import { defineEntity } from '../../../platform/core/entity.ts';
+import { DateOnly, Double, Enum, Int64, Type } from '../../../platform/core/schema.ts';
 import { E } from './errors.ts';
 import { OPERACOES_CONVERSAO, Positive, Str, TIPOS_ENDERECO } from './schemas.ts';
 import {

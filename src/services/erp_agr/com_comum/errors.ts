@@ -1,4 +1,4 @@
-import { defineErrors } from '../../../platform/errors.ts';
+import { defineErrors } from '../../../platform/core/errors.ts';
 
 // Every error erp_agr/com_comum raises, once (STYLE.md "An error catalogue").
 export const E = defineErrors({

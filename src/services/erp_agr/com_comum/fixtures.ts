@@ -1,5 +1,5 @@
 import type { TestApp } from '../../../../test/harness.ts';
-import { Store, type TenantTable } from '../../../platform/db/store.ts';
+import { Store, type TenantTable } from '../../../platform/core/db/store.ts';
 import type { pessoa } from './tables.ts';
 
 // Factories for the com_comum tests: rows inserted straight into a tenant's tables (through the

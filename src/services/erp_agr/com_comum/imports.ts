@@ -1,6 +1,6 @@
 import type { TObject } from 'typebox';
-import { type ImportTarget, importTargetOf } from '../../../platform/imports/target.ts';
-import { Type } from '../../../platform/schema.ts';
+import { type ImportTarget, importTargetOf } from '../../../platform/core/import-target.ts';
+import { Type } from '../../../platform/core/schema.ts';
 import {
   condicaoPagamento as condicaoPagamentoEntity,
   unidadeMedidaConversao as conversaoEntity,

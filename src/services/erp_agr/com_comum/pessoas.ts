@@ -1,8 +1,8 @@
 import { and, asc, count, eq, or, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { Ctx } from '../../../platform/context.ts';
-import { query } from '../../../platform/registry.ts';
-import { Int64, type Static, Type } from '../../../platform/schema.ts';
+import type { Ctx } from '../../../platform/core/context.ts';
+import { query } from '../../../platform/core/registry.ts';
+import { Int64, type Static, Type } from '../../../platform/core/schema.ts';
 import { E } from './errors.ts';
 import {
   DEFAULT_LIMITE,

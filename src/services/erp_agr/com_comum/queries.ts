@@ -1,7 +1,7 @@
 import { and, asc, count, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
-import type { Ctx } from '../../../platform/context.ts';
-import { query } from '../../../platform/registry.ts';
-import { Int64, Type } from '../../../platform/schema.ts';
+import type { Ctx } from '../../../platform/core/context.ts';
+import { query } from '../../../platform/core/registry.ts';
+import { Int64, Type } from '../../../platform/core/schema.ts';
 import {
   Cidade,
   DEFAULT_LIMITE,

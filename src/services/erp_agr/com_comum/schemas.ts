@@ -1,4 +1,4 @@
-import { DateOnly, Double, Enum, Int64, Record, Type } from '../../../platform/schema.ts';
+import { DateOnly, Double, Enum, Int64, Record, Type } from '../../../platform/core/schema.ts';
 
 // The records of erp_agr/com_comum (spec 001 §2.10 names them; their fields are the project's
 // design, docs/com_comum.md). Each field is declared once here: the import row schemas, the entity

@@ -5,7 +5,7 @@ import { DEFAULT_LIMITE, DEFAULT_TAMANHO } from './schemas.ts';
 // What every com_comum search shares: partial, case-insensitive matching with the caller's
 // wildcards taken literally, paging by recPagina and the cut at quantidadeLimiteRegistros.
 
-import { escapeLike } from '../../../platform/db/search.ts';
+import { escapeLike } from '../../../platform/core/db/search.ts';
 
 export { escapeLike };
 
@@ -59,4 +59,4 @@ export function compact<T extends Record<string, unknown>>(row: T): Compact<T> {
 export const byCode = (column: AnyPgColumn): SQL[] => [sql`length(${column})`, sql`${column}`];
 
 /** The date (YYYY-MM-DD) of `now` in the tenant's time zone. */
-export { dateIn as todayIn } from '../../../platform/time.ts';
+export { dateIn as todayIn } from '../../../platform/core/time.ts';

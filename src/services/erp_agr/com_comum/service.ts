@@ -1,6 +1,6 @@
+import { defineService } from '../../../platform/core/registry.ts';
+import { standardOperations } from '../../../platform/core/standard.ts';
 import { importActions } from '../../../platform/imports/actions.ts';
-import { defineService } from '../../../platform/registry.ts';
-import { standardOperations } from '../../../platform/standard.ts';
 import { acoes } from './actions.ts';
 import { comumEntities } from './entities.ts';
 import { comumImports } from './imports.ts';

@@ -13,10 +13,10 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { numberedId, tenantPrimaryKey } from '../../../platform/db/keys.ts';
-import { trigramIndex } from '../../../platform/db/search.ts';
-import { tenantColumn, tenantIsolation } from '../../../platform/db/tenancy.ts';
-import { entityColumns } from '../../../platform/entities/entity.ts';
+import { numberedId, tenantPrimaryKey } from '../../../platform/core/db/keys.ts';
+import { trigramIndex } from '../../../platform/core/db/search.ts';
+import { tenantColumn, tenantIsolation } from '../../../platform/core/db/tenancy.ts';
+import { entityColumns } from '../../../platform/core/entity.ts';
 import type * as S from './schemas.ts';
 
 // erp_agr/com_comum's tables (docs/com_comum.md). Property names are the JSON field names: the

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, testApp } from '../../../../test/harness.ts';
-import { rowsOf } from '../../../platform/db/database.ts';
+import { rowsOf } from '../../../platform/core/db/database.ts';
 
 const MP = 'hcm/managementpanel';
 

@@ -1,8 +1,8 @@
-import type { Ctx } from '../../../platform/context.ts';
-import { defineErrors } from '../../../platform/errors.ts';
-import { action, defineService, signal } from '../../../platform/registry.ts';
-import { Type } from '../../../platform/schema.ts';
-import { standardOperations } from '../../../platform/standard.ts';
+import type { Ctx } from '../../../platform/core/context.ts';
+import { defineErrors } from '../../../platform/core/errors.ts';
+import { action, defineService, signal } from '../../../platform/core/registry.ts';
+import { Type } from '../../../platform/core/schema.ts';
+import { standardOperations } from '../../../platform/core/standard.ts';
 import { licenseChanges } from './tables.ts';
 
 // hcm/managementpanel 3.8.0 (spec 001 §4.2): locks and unlocks the licenses of tenants, and

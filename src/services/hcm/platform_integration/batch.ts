@@ -1,4 +1,4 @@
-import { errors } from '../../../platform/errors.ts';
+import { errors } from '../../../platform/core/errors.ts';
 
 // Parsing of an integrationSaveBatch request (docs/platform_integration.md): `ids` names the
 // entities of `jsonText` in order; each id gets a result, and only well-formed entities are saved.

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { action, defineService } from '../../../platform/registry.ts';
-import { Record, Type } from '../../../platform/schema.ts';
-import { standardOperations } from '../../../platform/standard.ts';
+import { action, defineService } from '../../../platform/core/registry.ts';
+import { Record, Type } from '../../../platform/core/schema.ts';
+import { standardOperations } from '../../../platform/core/standard.ts';
 import { parseEntities, parseIds, planBatch } from './batch.ts';
 import { integrationEntities } from './tables.ts';
 

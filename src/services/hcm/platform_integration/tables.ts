@@ -1,5 +1,5 @@
 import { index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
-import { tenantColumn, tenantIsolation } from '../../../platform/db/tenancy.ts';
+import { tenantColumn, tenantIsolation } from '../../../platform/core/db/tenancy.ts';
 
 /** Entities saved by integrationSaveBatch, one row per (service, collection, id). */
 export const integrationEntities = pgTable(

@@ -1,8 +1,8 @@
 import type { Session } from '../../../platform/auth/credentials.ts';
-import { errors } from '../../../platform/errors.ts';
-import { action, defineService } from '../../../platform/registry.ts';
-import { Type } from '../../../platform/schema.ts';
-import { standardOperations } from '../../../platform/standard.ts';
+import { errors } from '../../../platform/core/errors.ts';
+import { action, defineService } from '../../../platform/core/registry.ts';
+import { Type } from '../../../platform/core/schema.ts';
+import { standardOperations } from '../../../platform/core/standard.ts';
 
 // Login with an API key for the original platform's SDKs (DESIGN.md "Credentials"). The response
 // keeps that platform's shape: `jsonToken` is a JSON string holding the OAuth-style token fields.

@@ -1,14 +1,14 @@
 import { eq } from 'drizzle-orm';
-import { defineErrors } from '../../../platform/errors.ts';
+import { defineErrors } from '../../../platform/core/errors.ts';
+import { action, defineService, query } from '../../../platform/core/registry.ts';
+import { Type } from '../../../platform/core/schema.ts';
+import { standardOperations } from '../../../platform/core/standard.ts';
+import { ExportEventStatus } from '../../../platform/core/transfer-events.ts';
 import { ExportConfig } from '../../../platform/exports/actions.ts';
 import { checkExportFilter, exportEventStatus, runExport } from '../../../platform/exports/runner.ts';
 import { exports } from '../../../platform/exports/tables.ts';
-import { ExportEventStatus } from '../../../platform/imports/events.ts';
 import { jobAbandonado } from '../../../platform/jobs/queue.ts';
 import { jobs } from '../../../platform/jobs/tables.ts';
-import { action, defineService, query } from '../../../platform/registry.ts';
-import { Type } from '../../../platform/schema.ts';
-import { standardOperations } from '../../../platform/standard.ts';
 
 // platform/exports (the project's own service, docs/exports.md): start an export of any service's
 // exportable kind, follow it, and download the file through a signed URL. The counterpart of

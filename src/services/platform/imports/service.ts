@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, count, eq } from 'drizzle-orm';
 import { blobs } from '../../../platform/blobs/tables.ts';
-import { defineErrors } from '../../../platform/errors.ts';
+import { defineErrors } from '../../../platform/core/errors.ts';
+import { action, defineService, query } from '../../../platform/core/registry.ts';
+import { DateTime, Int64, Type } from '../../../platform/core/schema.ts';
+import { standardOperations } from '../../../platform/core/standard.ts';
 import { ImportConfig } from '../../../platform/imports/actions.ts';
 import { formatOf } from '../../../platform/imports/reader.ts';
 import { runImport } from '../../../platform/imports/runner.ts';
 import { importErrors, imports } from '../../../platform/imports/tables.ts';
 import { jobAbandonado } from '../../../platform/jobs/queue.ts';
 import { jobs } from '../../../platform/jobs/tables.ts';
-import { action, defineService, query } from '../../../platform/registry.ts';
-import { DateTime, Int64, Type } from '../../../platform/schema.ts';
-import { standardOperations } from '../../../platform/standard.ts';
 
 // platform/imports (the project's own service, docs/imports.md): upload a file through a signed
 // URL, start an import of any service's importable kind, follow its progress and read its errors.

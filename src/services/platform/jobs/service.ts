@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
-import { defineErrors } from '../../../platform/errors.ts';
+import { defineErrors } from '../../../platform/core/errors.ts';
+import { defineService, query } from '../../../platform/core/registry.ts';
+import { DateTime, Enum, Int64, Type } from '../../../platform/core/schema.ts';
+import { standardOperations } from '../../../platform/core/standard.ts';
 import { jobs } from '../../../platform/jobs/tables.ts';
-import { defineService, query } from '../../../platform/registry.ts';
-import { DateTime, Enum, Int64, Type } from '../../../platform/schema.ts';
-import { standardOperations } from '../../../platform/standard.ts';
 
 // platform/jobs (the project's own service, docs/jobs.md): the state of a durable job of the
 // caller's tenant. Signals answer 202 with the job's id in the `x-job-id` header.

@@ -1,11 +1,11 @@
 import { and, asc, count, eq, type SQL } from 'drizzle-orm';
-import { defineErrors } from '../../../platform/errors.ts';
-import { lastEventId, PATTERN } from '../../../platform/events/outbox.ts';
+import { defineErrors } from '../../../platform/core/errors.ts';
+import { lastEventId, PATTERN } from '../../../platform/core/outbox.ts';
+import { action, defineService, query } from '../../../platform/core/registry.ts';
+import { DateTime, Enum, Int64, Record, type Static, Type } from '../../../platform/core/schema.ts';
+import { standardOperations } from '../../../platform/core/standard.ts';
 import { newSecret } from '../../../platform/events/signature.ts';
 import { webhookDeliveries, webhookSubscriptions } from '../../../platform/events/tables.ts';
-import { action, defineService, query } from '../../../platform/registry.ts';
-import { DateTime, Enum, Int64, Record, type Static, Type } from '../../../platform/schema.ts';
-import { standardOperations } from '../../../platform/standard.ts';
 
 // platform/webhooks (docs/webhooks.md): a tenant's webhook subscriptions and their deliveries.
 // The delivery machinery itself is the platform's (src/platform/events/webhooks.ts).

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
-import { action, query } from '../../../platform/registry.ts';
-import { DateOnly, Enum, Int64, Type } from '../../../platform/schema.ts';
+import { action, query } from '../../../platform/core/registry.ts';
+import { DateOnly, Enum, Int64, Type } from '../../../platform/core/schema.ts';
 import { condicoes, MAX_IDS_PESQUISA, MAX_PAGE_SIZE, pagina, SORT_FIELDS } from './busca.ts';
 import { validarCustom } from './custom.ts';
 import { agenda as agendaEntity } from './entities.ts';

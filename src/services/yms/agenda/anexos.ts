@@ -1,10 +1,10 @@
 import { and, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { BlobInfo } from '../../../platform/blobs/store.ts';
 import { blobs } from '../../../platform/blobs/tables.ts';
-import type { Ctx } from '../../../platform/context.ts';
-import { defineEntity } from '../../../platform/entities/entity.ts';
-import { query } from '../../../platform/registry.ts';
-import { DateTime, Int64, type TSchema, Type } from '../../../platform/schema.ts';
+import type { Ctx } from '../../../platform/core/context.ts';
+import { defineEntity } from '../../../platform/core/entity.ts';
+import { query } from '../../../platform/core/registry.ts';
+import { DateTime, Int64, type TSchema, Type } from '../../../platform/core/schema.ts';
 import { E } from './errors.ts';
 import { escopoParceiro, parceiroDoUsuario, representacao, SUJEITOS } from './parceiros.ts';
 import { agenda, anexo as anexoTable } from './tables.ts';

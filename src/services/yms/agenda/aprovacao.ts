@@ -1,8 +1,8 @@
 import { and, asc, eq, inArray, isNull, or } from 'drizzle-orm';
-import type { Ctx } from '../../../platform/context.ts';
-import { defineEntity } from '../../../platform/entities/entity.ts';
-import { action, query } from '../../../platform/registry.ts';
-import { DateTime, Int64, Type } from '../../../platform/schema.ts';
+import type { Ctx } from '../../../platform/core/context.ts';
+import { defineEntity } from '../../../platform/core/entity.ts';
+import { action, query } from '../../../platform/core/registry.ts';
+import { DateTime, Int64, Type } from '../../../platform/core/schema.ts';
 import { E } from './errors.ts';
 import {
   exigirEstado,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, testApp } from '../../../../test/harness.ts';
-import { Store } from '../../../platform/db/store.ts';
+import { Store } from '../../../platform/core/db/store.ts';
 import { makeMotorista, makeVeiculo, seed } from '../patio/fixtures.ts';
 import { motorista, veiculo } from '../patio/tables.ts';
 import { agendaCall, makeAgenda, makeTipo, seedAgendas, seedTipos } from './fixtures.ts';

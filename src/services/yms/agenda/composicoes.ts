@@ -1,4 +1,4 @@
-import { action } from '../../../platform/registry.ts';
+import { action } from '../../../platform/core/registry.ts';
 import { composicaoVeiculo } from '../patio/entities.ts';
 import { E } from './errors.ts';
 import { representacao, SUJEITOS, veiculosNaoVinculados } from './parceiros.ts';

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
-import type { Ctx } from '../../../platform/context.ts';
-import { defineEntity } from '../../../platform/entities/entity.ts';
-import { Enum, Int64, Type } from '../../../platform/schema.ts';
+import type { Ctx } from '../../../platform/core/context.ts';
+import { defineEntity } from '../../../platform/core/entity.ts';
+import { Enum, Int64, Type } from '../../../platform/core/schema.ts';
 import { E } from './errors.ts';
 import { customTable } from './tables.ts';
 

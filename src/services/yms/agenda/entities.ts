@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { defineEntity } from '../../../platform/entities/entity.ts';
-import { Type } from '../../../platform/schema.ts';
+import { defineEntity } from '../../../platform/core/entity.ts';
+import { Type } from '../../../platform/core/schema.ts';
 import { anexoEntity } from './anexos.ts';
 import { validarCustom } from './custom.ts';
 import { E } from './errors.ts';

@@ -1,4 +1,4 @@
-import { defineErrors } from '../../../platform/errors.ts';
+import { defineErrors } from '../../../platform/core/errors.ts';
 
 // Every error yms/agenda raises, once (STYLE.md "An error catalogue"). Messages are Portuguese, as
 // the plant's and the carriers' users read them, and name the agenda they are about.

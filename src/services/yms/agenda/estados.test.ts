@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, tableCounts, testApp } from '../../../../test/harness.ts';
-import { appendEvent } from '../../../platform/events/outbox.ts';
+import { appendEvent } from '../../../platform/core/outbox.ts';
 import {
   makeArea,
   makeCircuito,

@@ -1,11 +1,11 @@
 import { eq } from 'drizzle-orm';
-import type { Ctx } from '../../../platform/context.ts';
-import { inSavepoint } from '../../../platform/db/savepoint.ts';
-import { ApiError } from '../../../platform/errors.ts';
-import type { EventRecord } from '../../../platform/events/outbox.ts';
-import type { SubscriptionDeclaration } from '../../../platform/registry.ts';
-import { action } from '../../../platform/registry.ts';
-import { Type } from '../../../platform/schema.ts';
+import type { Ctx } from '../../../platform/core/context.ts';
+import { inSavepoint } from '../../../platform/core/db/savepoint.ts';
+import { ApiError } from '../../../platform/core/errors.ts';
+import type { EventRecord } from '../../../platform/core/outbox.ts';
+import type { SubscriptionDeclaration } from '../../../platform/core/registry.ts';
+import { action } from '../../../platform/core/registry.ts';
+import { Type } from '../../../platform/core/schema.ts';
 import { agenda as agendaEntity } from './entities.ts';
 import { E } from './errors.ts';
 import { exigirLivres } from './ocupacao.ts';

@@ -1,6 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
 import type { TestApp } from '../../../../test/harness.ts';
-import { Store } from '../../../platform/db/store.ts';
+import { Store } from '../../../platform/core/db/store.ts';
 import { makeArea, makeCircuito, makeSequencia, makeVaga, seed } from '../patio/fixtures.ts';
 import { area, circuito, planta, sequenciaCircuito, turno, vaga } from '../patio/tables.ts';
 import type { StatusAgendamento } from './states.ts';

@@ -1,7 +1,7 @@
 import { and, count, eq, gte, lt, ne, type SQL, sql } from 'drizzle-orm';
-import type { Ctx } from '../../../platform/context.ts';
-import { query } from '../../../platform/registry.ts';
-import { DateOnly, DateTime, Enum, Int64, type Static, Type } from '../../../platform/schema.ts';
+import type { Ctx } from '../../../platform/core/context.ts';
+import { query } from '../../../platform/core/registry.ts';
+import { DateOnly, DateTime, Enum, Int64, type Static, Type } from '../../../platform/core/schema.ts';
 import { E } from './errors.ts';
 import { tipoExistente } from './referencias.ts';
 import { AssociacaoAgendamento } from './schemas.ts';

@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
-import type { Ctx } from '../../../platform/context.ts';
-import { inSavepoint } from '../../../platform/db/savepoint.ts';
-import type { JobDeclaration } from '../../../platform/registry.ts';
-import { action } from '../../../platform/registry.ts';
-import { Enum, Type } from '../../../platform/schema.ts';
+import type { Ctx } from '../../../platform/core/context.ts';
+import { inSavepoint } from '../../../platform/core/db/savepoint.ts';
+import type { JobDeclaration } from '../../../platform/core/registry.ts';
+import { action } from '../../../platform/core/registry.ts';
+import { Enum, Type } from '../../../platform/core/schema.ts';
 import { agenda as agendaEntity } from './entities.ts';
 import { E } from './errors.ts';
 import { exigirEntrega } from './referencias.ts';

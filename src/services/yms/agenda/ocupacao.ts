@@ -1,7 +1,7 @@
 import { and, eq, isNull, ne, or, type SQL } from 'drizzle-orm';
-import type { Ctx } from '../../../platform/context.ts';
-import { query } from '../../../platform/registry.ts';
-import { Int64, Type } from '../../../platform/schema.ts';
+import type { Ctx } from '../../../platform/core/context.ts';
+import { query } from '../../../platform/core/registry.ts';
+import { Int64, Type } from '../../../platform/core/schema.ts';
 import { type Ocupantes, travarVeiculoMotorista } from '../patio/travas.ts';
 import { E } from './errors.ts';
 import type { AgendaRow } from './states.ts';

@@ -1,9 +1,9 @@
 import { and, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { Ctx } from '../../../platform/context.ts';
-import { defineEntity, type EntityRow } from '../../../platform/entities/entity.ts';
-import { action, query } from '../../../platform/registry.ts';
-import { Enum, NoInput, Record as Registro, Type } from '../../../platform/schema.ts';
+import type { Ctx } from '../../../platform/core/context.ts';
+import { defineEntity, type EntityRow } from '../../../platform/core/entity.ts';
+import { action, query } from '../../../platform/core/registry.ts';
+import { Enum, NoInput, Record as Registro, Type } from '../../../platform/core/schema.ts';
 import { E } from './errors.ts';
 import {
   agenda,

@@ -1,6 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
 import type { TestApp } from '../../../../test/harness.ts';
-import { Store } from '../../../platform/db/store.ts';
+import { Store } from '../../../platform/core/db/store.ts';
 import { makeTipo, PLANTA, seedPlanta, seedTipos, TIPO } from './fixtures.ts';
 import { preAgenda, preAgendaLog } from './tables.ts';
 

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, tableCounts, testApp } from '../../../../test/harness.ts';
-import { Store } from '../../../platform/db/store.ts';
+import { Store } from '../../../platform/core/db/store.ts';
 import { agendaCall, agendaRow, historico, PLANTA, TIPO } from './fixtures.ts';
 import { STATUS_PRE_AGENDA, type StatusPreAgenda, TRANSICOES } from './preagenda-estados.ts';
 import { logs, makePreAgenda, preAgendaRow, seedCadastros, seedPreAgendas } from './preagenda-fixtures.ts';

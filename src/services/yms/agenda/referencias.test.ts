@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, tableCounts, testApp } from '../../../../test/harness.ts';
-import { Store } from '../../../platform/db/store.ts';
+import { Store } from '../../../platform/core/db/store.ts';
 import { makeArea, makeCircuito, makePlanta, makeSequencia, makeVaga, seed } from '../patio/fixtures.ts';
 import { area, circuito, planta, sequenciaCircuito, vaga } from '../patio/tables.ts';
 import {

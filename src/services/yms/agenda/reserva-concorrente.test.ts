@@ -9,7 +9,7 @@ import {
   umVencedor,
 } from '../../../../test/corrida.ts';
 import { type TestApp, testApp } from '../../../../test/harness.ts';
-import { Store } from '../../../platform/db/store.ts';
+import { Store } from '../../../platform/core/db/store.ts';
 import { patioCall } from '../patio/fixtures.ts';
 import { agendaCall, makeAgenda, makeTipo, seedAgendas, seedPlanta, seedTipos } from './fixtures.ts';
 import { logs, makePreAgenda, preAgendaRow, seedPreAgendas } from './preagenda-fixtures.ts';

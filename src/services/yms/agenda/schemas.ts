@@ -1,4 +1,4 @@
-import { DateTime, Double, Enum, Int64, type TSchema, Type } from '../../../platform/schema.ts';
+import { DateTime, Double, Enum, Int64, type TSchema, Type } from '../../../platform/core/schema.ts';
 import { STATUS_PRE_AGENDA } from './preagenda-estados.ts';
 import { STATUS_AGENDAMENTO } from './states.ts';
 

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
-import type { Ctx } from '../../../platform/context.ts';
-import { rowsOf } from '../../../platform/db/database.ts';
+import type { Ctx } from '../../../platform/core/context.ts';
+import { rowsOf } from '../../../platform/core/db/database.ts';
 import { E } from './errors.ts';
 import { agenda, agendaHistorico } from './tables.ts';
 

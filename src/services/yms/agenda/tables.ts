@@ -14,10 +14,10 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { tenantPrimaryKey, tenantReference } from '../../../platform/db/keys.ts';
-import { trigramIndex } from '../../../platform/db/search.ts';
-import { tenantColumn, tenantIsolation } from '../../../platform/db/tenancy.ts';
-import { entityColumns } from '../../../platform/entities/entity.ts';
+import { tenantPrimaryKey, tenantReference } from '../../../platform/core/db/keys.ts';
+import { trigramIndex } from '../../../platform/core/db/search.ts';
+import { tenantColumn, tenantIsolation } from '../../../platform/core/db/tenancy.ts';
+import { entityColumns } from '../../../platform/core/entity.ts';
 
 // yms/agenda's tables (docs/agenda.md "The record"). Property names are the JSON field names: the
 // entity engine and the queries read them. References to patio's records (plant, vehicle, driver,

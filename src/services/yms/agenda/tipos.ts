@@ -1,8 +1,8 @@
 import { and, count, eq, inArray } from 'drizzle-orm';
-import type { Ctx } from '../../../platform/context.ts';
-import { defineEntity } from '../../../platform/entities/entity.ts';
-import { action, query } from '../../../platform/registry.ts';
-import { Double, Enum, Int64, type Static, type TSchema, Type } from '../../../platform/schema.ts';
+import type { Ctx } from '../../../platform/core/context.ts';
+import { defineEntity } from '../../../platform/core/entity.ts';
+import { action, query } from '../../../platform/core/registry.ts';
+import { Double, Enum, Int64, type Static, type TSchema, Type } from '../../../platform/core/schema.ts';
 import { E } from './errors.ts';
 import { exigirPlantaECircuito } from './referencias.ts';
 import { compact, quem, type StatusAgendamento } from './states.ts';

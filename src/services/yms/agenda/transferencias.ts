@@ -1,12 +1,12 @@
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { TSchema } from 'typebox';
-import type { Tx } from '../../../platform/db/database.ts';
-import type { ExportField, ExportTarget } from '../../../platform/exports/target.ts';
-import { exportTargetOf } from '../../../platform/exports/target.ts';
-import { type ImportTarget, type Refusal, refuse } from '../../../platform/imports/target.ts';
-import { Int64, Type } from '../../../platform/schema.ts';
-import { compile, fieldErrors } from '../../../platform/validation.ts';
+import type { Tx } from '../../../platform/core/db/database.ts';
+import type { ExportField, ExportTarget } from '../../../platform/core/export-target.ts';
+import { exportTargetOf } from '../../../platform/core/export-target.ts';
+import { type ImportTarget, type Refusal, refuse } from '../../../platform/core/import-target.ts';
+import { Int64, Type } from '../../../platform/core/schema.ts';
+import { compile, fieldErrors } from '../../../platform/core/validation.ts';
 import { planta } from '../patio/tables.ts';
 import { configuracaoAprovacaoAgendaEntity, MAX_NIVEIS } from './aprovacao.ts';
 import { customTableEntity } from './custom.ts';

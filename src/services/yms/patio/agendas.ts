@@ -1,8 +1,8 @@
 import { eq, ilike, or } from 'drizzle-orm';
-import type { Ctx } from '../../../platform/context.ts';
-import { defineErrors } from '../../../platform/errors.ts';
-import { action, query } from '../../../platform/registry.ts';
-import { DateOnly, Enum, Int64, Type } from '../../../platform/schema.ts';
+import type { Ctx } from '../../../platform/core/context.ts';
+import { defineErrors } from '../../../platform/core/errors.ts';
+import { action, query } from '../../../platform/core/registry.ts';
+import { DateOnly, Enum, Int64, Type } from '../../../platform/core/schema.ts';
 import { MAX_IDS_PESQUISA, SORT_FIELDS } from '../agenda/agendas.ts';
 import { agenda as agendaEntity } from '../agenda/entities.ts';
 import { AgendaAlteracao, StatusAgendamento } from '../agenda/schemas.ts';

@@ -1,8 +1,8 @@
 import { and, asc, eq, ilike, or, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { Ctx } from '../../../platform/context.ts';
-import { query } from '../../../platform/registry.ts';
-import { Record, Type } from '../../../platform/schema.ts';
+import type { Ctx } from '../../../platform/core/context.ts';
+import { query } from '../../../platform/core/registry.ts';
+import { Record, Type } from '../../../platform/core/schema.ts';
 import { escapeLike } from './common.ts';
 import { TIPOS_AREA } from './entities.ts';
 import { E } from './errors.ts';

@@ -1,9 +1,9 @@
 import { and, asc, count, desc, eq, isNull, type SQL } from 'drizzle-orm';
-import type { Ctx } from '../../../platform/context.ts';
-import { defineEntity } from '../../../platform/entities/entity.ts';
+import type { Ctx } from '../../../platform/core/context.ts';
+import { defineEntity } from '../../../platform/core/entity.ts';
+import { action, event, type JobDeclaration, query } from '../../../platform/core/registry.ts';
+import { DateTime, Enum, Int64, Record as SpecRecord, Type } from '../../../platform/core/schema.ts';
 import { SIGNATURE_HEADER, sign, TIMESTAMP_HEADER } from '../../../platform/events/signature.ts';
-import { action, event, type JobDeclaration, query } from '../../../platform/registry.ts';
-import { DateTime, Enum, Int64, Record as SpecRecord, Type } from '../../../platform/schema.ts';
 import { E } from './errors.ts';
 import {
   ExecucaoCircuito,

@@ -1,8 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
-import type { Ctx } from '../../../platform/context.ts';
-import { errors } from '../../../platform/errors.ts';
-import { action } from '../../../platform/registry.ts';
-import { Type } from '../../../platform/schema.ts';
+import type { Ctx } from '../../../platform/core/context.ts';
+import { errors } from '../../../platform/core/errors.ts';
+import { action } from '../../../platform/core/registry.ts';
+import { Type } from '../../../platform/core/schema.ts';
 import { alteradoPor, compact } from './common.ts';
 import { bloqueioDaComposicao, motorista as motoristaEntity, veiculo as veiculoEntity } from './entities.ts';
 import { E } from './errors.ts';

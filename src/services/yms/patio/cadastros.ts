@@ -1,5 +1,5 @@
-import { defineEntity } from '../../../platform/entities/entity.ts';
-import { Double, Enum, Int64, Type } from '../../../platform/schema.ts';
+import { defineEntity } from '../../../platform/core/entity.ts';
+import { Double, Enum, Int64, Type } from '../../../platform/core/schema.ts';
 import { Str } from './common.ts';
 import { mustExist, TIPOS_VEICULO } from './entities.ts';
 import {

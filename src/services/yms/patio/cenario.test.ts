@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, testApp } from '../../../../test/harness.ts';
-import { rowsOf } from '../../../platform/db/database.ts';
+import { rowsOf } from '../../../platform/core/db/database.ts';
 import { verify } from '../../../platform/events/signature.ts';
 import { outboxOf } from './fixtures.ts';
 

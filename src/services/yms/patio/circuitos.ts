@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
-import type { Ctx } from '../../../platform/context.ts';
-import { defineEntity } from '../../../platform/entities/entity.ts';
-import { Int64, Type } from '../../../platform/schema.ts';
+import type { Ctx } from '../../../platform/core/context.ts';
+import { defineEntity } from '../../../platform/core/entity.ts';
+import { Int64, Type } from '../../../platform/core/schema.ts';
 import { rotinaConhecida } from './automacao.ts';
 import { Id, Str } from './common.ts';
 import { mustExist } from './entities.ts';

@@ -1,5 +1,5 @@
-import type { Ctx } from '../../../platform/context.ts';
-import { Type } from '../../../platform/schema.ts';
+import type { Ctx } from '../../../platform/core/context.ts';
+import { Type } from '../../../platform/core/schema.ts';
 
 // Small helpers every part of yms/patio shares.
 
@@ -17,8 +17,8 @@ export const quem = (ctx: Ctx) =>
 /** The audit fields of a change made by an action. */
 export const alteradoPor = (ctx: Ctx) => ({ lastModifiedBy: quem(ctx), lastModifiedDate: ctx.now() });
 
-export { escapeLike } from '../../../platform/db/search.ts';
-export { dateIn } from '../../../platform/time.ts';
+export { escapeLike } from '../../../platform/core/db/search.ts';
+export { dateIn } from '../../../platform/core/time.ts';
 
 /** A string schema of at most `max` characters (at least `min` when given). */
 export const Str = (max: number, description?: string, min = 0) =>

@@ -79,7 +79,7 @@ describe('planta, area, vaga', () => {
 
   it('an occupied spot cannot be deleted (422); a free one can; the area in use cannot', async () => {
     const veiculo = await create('veiculo', { placa: 'abc-1d23', tipoVeiculo: 'CAMINHAO' });
-    const { Store } = await import('../../../platform/db/store.ts');
+    const { Store } = await import('../../../platform/core/db/store.ts');
     const { alocarVaga } = await import('./vagas.ts');
     await t.db.tenant('acme', (tx) =>
       alocarVaga({ tx, store: new Store(tx, 'acme'), now: () => new Date() }, ids.area!, veiculo.id),

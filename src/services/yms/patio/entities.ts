@@ -1,9 +1,9 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { Ctx } from '../../../platform/context.ts';
-import type { TenantTable } from '../../../platform/db/store.ts';
-import { defineEntity, type EntityRow } from '../../../platform/entities/entity.ts';
-import { DateOnly, DateTime, Enum, Int64, type TSchema, Type } from '../../../platform/schema.ts';
+import type { Ctx } from '../../../platform/core/context.ts';
+import type { TenantTable } from '../../../platform/core/db/store.ts';
+import { defineEntity, type EntityRow } from '../../../platform/core/entity.ts';
+import { DateOnly, DateTime, Enum, Int64, type TSchema, Type } from '../../../platform/core/schema.ts';
 import { Id, Str } from './common.ts';
 import { E } from './errors.ts';
 import {

@@ -1,4 +1,4 @@
-import { defineErrors } from '../../../platform/errors.ts';
+import { defineErrors } from '../../../platform/core/errors.ts';
 
 // Every error yms/patio raises, once (STYLE.md "An error catalogue"). Messages are Portuguese,
 // as the yard's users read them, and name the record they are about.

@@ -1,8 +1,8 @@
 import { and, desc, eq, isNull } from 'drizzle-orm';
-import type { Ctx } from '../../../platform/context.ts';
-import { inSavepoint } from '../../../platform/db/savepoint.ts';
-import { event, query } from '../../../platform/registry.ts';
-import { DateTime, Record as SpecRecord, type Static, Type } from '../../../platform/schema.ts';
+import type { Ctx } from '../../../platform/core/context.ts';
+import { inSavepoint } from '../../../platform/core/db/savepoint.ts';
+import { event, query } from '../../../platform/core/registry.ts';
+import { DateTime, Record as SpecRecord, type Static, Type } from '../../../platform/core/schema.ts';
 import { exigirForaDeAgenda } from './agendas.ts';
 import { normalizePlaca } from './entities.ts';
 import { E } from './errors.ts';

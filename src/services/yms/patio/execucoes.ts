@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, type SQL, sql } from 'drizzle-orm';
-import type { Ctx } from '../../../platform/context.ts';
-import { action, query } from '../../../platform/registry.ts';
-import { DateTime, Enum, Int64, Record as SpecRecord, Type } from '../../../platform/schema.ts';
+import type { Ctx } from '../../../platform/core/context.ts';
+import { action, query } from '../../../platform/core/registry.ts';
+import { DateTime, Enum, Int64, Record as SpecRecord, Type } from '../../../platform/core/schema.ts';
 import { exigirForaDeAgenda } from './agendas.ts';
 import { E } from './errors.ts';
 import {

@@ -1,7 +1,7 @@
 import { asc, eq } from 'drizzle-orm';
 import type { TestApp } from '../../../../test/harness.ts';
-import { Store, type TenantTable } from '../../../platform/db/store.ts';
-import { appendEvent } from '../../../platform/events/outbox.ts';
+import { Store, type TenantTable } from '../../../platform/core/db/store.ts';
+import { appendEvent } from '../../../platform/core/outbox.ts';
 import { outbox } from '../../../platform/events/tables.ts';
 import type { ExecCtx } from './execucao.ts';
 import type { area, circuito, motorista, planta, sequenciaCircuito, vaga, veiculo } from './tables.ts';

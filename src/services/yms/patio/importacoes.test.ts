@@ -2,9 +2,9 @@ import { eq, isNull } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, tableCounts, testApp } from '../../../../test/harness.ts';
 import { exportFile, importFile, upload as uploadFile } from '../../../../test/transfers.ts';
-import { ExportEventStatus, ImportEventStatus } from '../../../platform/imports/events.ts';
-import { Type } from '../../../platform/schema.ts';
-import { validate } from '../../../platform/validation.ts';
+import { Type } from '../../../platform/core/schema.ts';
+import { ExportEventStatus, ImportEventStatus } from '../../../platform/core/transfer-events.ts';
+import { validate } from '../../../platform/core/validation.ts';
 import {
   makeArea,
   makeCircuito,

@@ -1,12 +1,12 @@
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { TObject } from 'typebox';
-import type { Tx } from '../../../platform/db/database.ts';
-import { Store } from '../../../platform/db/store.ts';
-import type { ExportField, ExportTarget } from '../../../platform/exports/target.ts';
-import { exportTargetOf } from '../../../platform/exports/target.ts';
-import { type ImportTarget, type Refusal, refuse } from '../../../platform/imports/target.ts';
-import { DateTime, Enum, Type } from '../../../platform/schema.ts';
+import type { Tx } from '../../../platform/core/db/database.ts';
+import { Store } from '../../../platform/core/db/store.ts';
+import type { ExportField, ExportTarget } from '../../../platform/core/export-target.ts';
+import { exportTargetOf } from '../../../platform/core/export-target.ts';
+import { type ImportTarget, type Refusal, refuse } from '../../../platform/core/import-target.ts';
+import { DateTime, Enum, Type } from '../../../platform/core/schema.ts';
 import { enderecoFields, normalizaEndereco, tipoVeiculoFields } from './cadastros.ts';
 import { circuito as circuitoEntity, sequenciaCircuito as sequenciaEntity } from './circuitos.ts';
 import {

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
-import { query } from '../../../platform/registry.ts';
-import { Type } from '../../../platform/schema.ts';
+import { query } from '../../../platform/core/registry.ts';
+import { Type } from '../../../platform/core/schema.ts';
 import { area, circuito, planta, sequenciaCircuito, vaga } from './tables.ts';
 
 // The yard's records yms/agenda names by id (docs/agenda.md "References"): a plant, a circuit, a

@@ -1,7 +1,7 @@
 import { and, count, eq, isNull } from 'drizzle-orm';
-import type { Ctx } from '../../../platform/context.ts';
-import { inSavepoint } from '../../../platform/db/savepoint.ts';
-import { ApiError } from '../../../platform/errors.ts';
+import type { Ctx } from '../../../platform/core/context.ts';
+import { inSavepoint } from '../../../platform/core/db/savepoint.ts';
+import { ApiError } from '../../../platform/core/errors.ts';
 import { E } from './errors.ts';
 import {
   avancarEtapa,

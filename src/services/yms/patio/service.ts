@@ -1,8 +1,8 @@
+import { defineService } from '../../../platform/core/registry.ts';
+import { standardOperations } from '../../../platform/core/standard.ts';
+import { transferEvents } from '../../../platform/core/transfer-events.ts';
 import { exportActions } from '../../../platform/exports/actions.ts';
 import { importActions } from '../../../platform/imports/actions.ts';
-import { transferEvents } from '../../../platform/imports/events.ts';
-import { defineService } from '../../../platform/registry.ts';
-import { standardOperations } from '../../../platform/standard.ts';
 import { agendas } from './agendas.ts';
 import { autocomplete } from './autocomplete.ts';
 import { automacao, automacaoJobs, rotina } from './automacao.ts';

@@ -13,10 +13,10 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { tenantPrimaryKey, tenantReference } from '../../../platform/db/keys.ts';
-import { trigramIndex } from '../../../platform/db/search.ts';
-import { tenantColumn, tenantIsolation } from '../../../platform/db/tenancy.ts';
-import { entityColumns } from '../../../platform/entities/entity.ts';
+import { tenantPrimaryKey, tenantReference } from '../../../platform/core/db/keys.ts';
+import { trigramIndex } from '../../../platform/core/db/search.ts';
+import { tenantColumn, tenantIsolation } from '../../../platform/core/db/tenancy.ts';
+import { entityColumns } from '../../../platform/core/entity.ts';
 
 // yms/patio's tables (docs/patio.md "The yard model"). Property names are the JSON field names:
 // the entity engine and the queries read them. Ids are UUIDs (DESIGN.md "Time, ids, text"); every

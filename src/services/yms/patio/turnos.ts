@@ -1,6 +1,6 @@
 import { and, asc, eq, gte, lte, sql } from 'drizzle-orm';
-import { action, query } from '../../../platform/registry.ts';
-import { DateOnly, Int64, Type } from '../../../platform/schema.ts';
+import { action, query } from '../../../platform/core/registry.ts';
+import { DateOnly, Int64, Type } from '../../../platform/core/schema.ts';
 import { alteradoPor, compact, dateIn, quem } from './common.ts';
 import { Hora, turno as turnoEntity } from './entities.ts';
 import { E } from './errors.ts';

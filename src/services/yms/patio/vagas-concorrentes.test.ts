@@ -9,7 +9,7 @@ import {
   umVencedor,
 } from '../../../../test/corrida.ts';
 import { type TestApp, testApp } from '../../../../test/harness.ts';
-import { Store } from '../../../platform/db/store.ts';
+import { Store } from '../../../platform/core/db/store.ts';
 import {
   makeArea,
   makeCircuito,

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, tableCounts, testApp } from '../../../../test/harness.ts';
-import { Store } from '../../../platform/db/store.ts';
+import { Store } from '../../../platform/core/db/store.ts';
 import { makeArea, makePlanta, makeVaga, makeVeiculo, patioCall, seed } from './fixtures.ts';
 import { area, planta, vaga, veiculo } from './tables.ts';
 import { alocarVaga, liberarVaga } from './vagas.ts';

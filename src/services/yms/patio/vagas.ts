@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, ilike, type SQL } from 'drizzle-orm';
-import type { Ctx } from '../../../platform/context.ts';
-import { action, query } from '../../../platform/registry.ts';
-import { Enum, Int64, Type } from '../../../platform/schema.ts';
+import type { Ctx } from '../../../platform/core/context.ts';
+import { action, query } from '../../../platform/core/registry.ts';
+import { Enum, Int64, Type } from '../../../platform/core/schema.ts';
 import { compact, escapeLike } from './common.ts';
 import { vaga as vagaEntity } from './entities.ts';
 import { E } from './errors.ts';

@@ -1,7 +1,7 @@
 import { inArray } from 'drizzle-orm';
+import { action, query } from '../../../platform/core/registry.ts';
+import { Type } from '../../../platform/core/schema.ts';
 import { EntityEngine } from '../../../platform/entities/engine.ts';
-import { action, query } from '../../../platform/registry.ts';
-import { Type } from '../../../platform/schema.ts';
 import { composicaoVeiculo, normalizePlaca } from './entities.ts';
 import { veiculo } from './tables.ts';
 

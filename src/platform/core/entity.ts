@@ -1,13 +1,13 @@
 import { getTableColumns, getTableName, type SQL } from 'drizzle-orm';
 import { type AnyPgColumn, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import type { TObject } from 'typebox';
-import type { Ctx } from '../context.ts';
-import { numberedId } from '../db/keys.ts';
-import type { TenantTable } from '../db/store.ts';
-import { tenantColumn } from '../db/tenancy.ts';
-import type { Visibility } from '../registry.ts';
-import { DateTime, Type } from '../schema.ts';
-import type { FieldType, FilterFields } from './filter.ts';
+import type { Ctx } from './context.ts';
+import type { FieldType, FilterFields } from './db/filter.ts';
+import { numberedId } from './db/keys.ts';
+import type { TenantTable } from './db/store.ts';
+import { tenantColumn } from './db/tenancy.ts';
+import type { Visibility } from './registry.ts';
+import { DateTime, Type } from './schema.ts';
 
 // Generic entities (spec 000 §2.3), declared once: a drizzle table whose columns are named as the
 // entity's JSON fields, and the TypeBox schema of those fields. The engine derives every route,

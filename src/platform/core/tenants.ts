@@ -1,6 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
-import { tenants } from './auth/tables.ts';
+import { tenants } from '../auth/tables.ts';
 import type { Database, Tx } from './db/database.ts';
 import { errors } from './errors.ts';
 

@@ -1,8 +1,8 @@
 import { getTableColumns, getTableName, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { TenantTable } from '../db/store.ts';
-import { type EntityDeclaration, fieldType } from '../entities/entity.ts';
-import type { FieldType, FilterFields } from '../entities/filter.ts';
+import type { FieldType, FilterFields } from './db/filter.ts';
+import type { TenantTable } from './db/store.ts';
+import { type EntityDeclaration, fieldType } from './entity.ts';
 
 // What an export reads (docs/exports.md): a service declares, per exportable kind, where the rows
 // come from, the fields of one row of the file (a column, or an expression such as the natural

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, testApp } from '../../../test/harness.ts';
 import { allServices } from '../../services/index.ts';
-import { until, yard } from './fixtures.test-support.ts';
+import { until, yard } from '../events/fixtures.test-support.ts';
 
 // The live stream over a real HTTP connection: live events, resume from Last-Event-ID, topic and
 // ws_users filters, tenant isolation and its credentials check.

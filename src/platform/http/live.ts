@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { Platform } from '../context.ts';
-import { errors } from '../errors.ts';
-import { authenticator, BRIDGE, type Parts } from '../http/access.ts';
-import type { ServiceDeclaration } from '../registry.ts';
-import { type EventRecord, lastEventId, PATTERN, readEvents, topicMatches } from './outbox.ts';
+import type { Platform } from '../core/context.ts';
+import { errors } from '../core/errors.ts';
+import { type EventRecord, lastEventId, PATTERN, readEvents, topicMatches } from '../core/outbox.ts';
+import type { ServiceDeclaration } from '../core/registry.ts';
+import { authenticator, BRIDGE, type Parts } from './access.ts';
 
 // The live stream (docs/events.md): Server-Sent Events of one tenant's outbox at
 // /t/<tenant>/bridge/1.0/events/stream. Each node reads the outbox itself (woken by its own commits,

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type TestApp, testApp } from '../../../test/harness.ts';
-import { integrationEntities } from '../../services/hcm/platform_integration/tables.ts';
+import { type TestApp, testApp } from '../../../../test/harness.ts';
+import { integrationEntities } from '../../../services/hcm/platform_integration/tables.ts';
 import { rowsOf } from './database.ts';
 import { Store } from './store.ts';
 

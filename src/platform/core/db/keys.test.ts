@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { openTestDb } from '../../../test/harness.ts';
+import { openTestDb } from '../../../../test/harness.ts';
 import { type Database, rowsOf, type Tx } from './database.ts';
 
 // The keys of tenant data, read from the migrated schema itself (DESIGN.md "Persistence";

@@ -1,8 +1,8 @@
-import type { Platform } from '../context.ts';
-import type { Tx } from '../db/database.ts';
-import { appendEvent } from '../events/outbox.ts';
-import { event, type Operation } from '../registry.ts';
-import { DateTime, Enum, Int64, Record, Type } from '../schema.ts';
+import type { Platform } from './context.ts';
+import type { Tx } from './db/database.ts';
+import { appendEvent } from './outbox.ts';
+import { event, type Operation } from './registry.ts';
+import { DateTime, Enum, Int64, Record, Type } from './schema.ts';
 
 // The status events of imports and exports (spec 000 §4.3, §4.6, §6.3: `import<X>Event` with
 // eventpl importEventStatus, `export<X>Event` with eventpl exportEventStatus). A service that

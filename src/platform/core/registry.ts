@@ -1,10 +1,10 @@
 import type { Static, TSchema } from 'typebox';
-import type { BlobInfo } from './blobs/store.ts';
+import type { BlobInfo } from '../blobs/store.ts';
 import type { Ctx } from './context.ts';
-import type { EntityDeclaration } from './entities/entity.ts';
-import type { EventRecord } from './events/outbox.ts';
-import type { ExportTarget } from './exports/target.ts';
-import type { ImportTarget } from './imports/target.ts';
+import type { EntityDeclaration } from './entity.ts';
+import type { ExportTarget } from './export-target.ts';
+import type { ImportTarget } from './import-target.ts';
+import type { EventRecord } from './outbox.ts';
 
 // A service is data (DESIGN.md "One declaration per operation"): routing, validation,
 // serialization, Swagger and the docs UI all derive from these declarations.

@@ -17,7 +17,7 @@ import { APP_ROLE } from './tenancy.ts';
 export type Db = PgDatabase<PgQueryResultHKT, Record<string, never>>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
-export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../../drizzle', import.meta.url));
+export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../../../drizzle', import.meta.url));
 
 /** Any single-key advisory lock id; serializes migrations when several nodes start at once. */
 const MIGRATION_LOCK = 7_123_001;

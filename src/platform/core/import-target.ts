@@ -1,7 +1,7 @@
 import type { TObject } from 'typebox';
-import type { Tx } from '../db/database.ts';
-import type { TenantTable } from '../db/store.ts';
-import type { EntityDeclaration } from '../entities/entity.ts';
+import type { Tx } from './db/database.ts';
+import type { TenantTable } from './db/store.ts';
+import type { EntityDeclaration } from './entity.ts';
 
 // What an import writes to (DESIGN.md "Imports"): a service declares, per importable kind, the
 // table its rows are upserted into, the schema of one row of the file, and the natural key that

@@ -1,9 +1,9 @@
 import { asc, desc, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { escapeLike } from '../db/search.ts';
 import { errors } from '../errors.ts';
 import { MAX_INTEGER } from '../storable.ts';
 import { integerLimit, isDate, isDateTime, isUuid } from './literals.ts';
+import { escapeLike } from './search.ts';
 
 // The list query language of generic entities (DESIGN.md "Persistence"): `filter` and `orderby` of
 // `GET .../entities/<e>`. A tokenizer, a recursive-descent parser to a small AST, and a compiler

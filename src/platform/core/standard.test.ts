@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type TestApp, testApp } from '../../test/harness.ts';
-import { allServices } from '../services/index.ts';
+import { type TestApp, testApp } from '../../../test/harness.ts';
+import { allServices } from '../../services/index.ts';
 import { defineService } from './registry.ts';
 import { standardOperations } from './standard.ts';
 

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { type Db, rowsOf, type Tx } from '../db/database.ts';
+import { type Db, rowsOf, type Tx } from './db/database.ts';
 
 // The transactional outbox (DESIGN.md "Events, signals, jobs"): an event is appended in the
 // transaction of the operation that caused it, so it exists exactly when that operation committed.

@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { until } from './events/fixtures.test-support.ts';
+import { until } from '../events/fixtures.test-support.ts';
 import { LeaseLost, Leases, Stopping } from './lease.ts';
 
 // A lease is renewed every third of its length while held, and only while its claim stands: a
