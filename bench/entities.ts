@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { getTableColumns } from 'drizzle-orm';
 import pg from 'pg';
-import type { Platform } from '../src/platform/core/context.ts';
+import type { AppPlatform } from '../src/platform/app.ts';
 import { APP_ROLE, TENANT_SETTING } from '../src/platform/core/db/tenancy.ts';
 import { sku } from '../src/services/erp_agr/com_comum/tables.ts';
 import { type ListStatements, type Running, rawPgList, type Statement } from './baselines.ts';
@@ -29,7 +29,7 @@ export interface BenchContext {
   adminToken: string;
   /** The bench database, as the connecting (super)user. */
   databaseUrl: string;
-  platform: Platform;
+  platform: AppPlatform;
   load: LoadSettings;
 }
 

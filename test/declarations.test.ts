@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Operation } from '../src/platform/core/registry.ts';
+import type { Operation } from '../src/platform/core/declarations.ts';
 import { allServices } from '../src/services/index.ts';
 import { type TestApp, tableCounts, testApp } from './harness.ts';
 import { FORMATS, type Schema, sample } from './samples.ts';

@@ -7,6 +7,7 @@ import pg from 'pg';
 import { afterAll, inject } from 'vitest';
 import { type App, type AppOptions, buildApp } from '../src/platform/app.ts';
 import { Database } from '../src/platform/core/db/database.ts';
+import { allServices } from '../src/services/index.ts';
 import { copyPrefix } from './global-setup.ts';
 
 // Test harness: a fresh database per test file (a copy of the migrated template), the real app in
@@ -85,7 +86,9 @@ export interface TestApp extends App {
   ): Promise<{ apiKey: string; accessKey: string; secret: string }>;
 }
 
-export async function testApp(options: AppOptions & { db?: Database } = {}): Promise<TestApp> {
+export async function testApp(
+  options: Omit<AppOptions, 'services'> & { services?: AppOptions['services']; db?: Database } = {},
+): Promise<TestApp> {
   const db = options.db ?? (await openTestDb());
   const dataDir = mkdtempSync(join(tmpdir(), 'ponte-data-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -93,6 +96,7 @@ export async function testApp(options: AppOptions & { db?: Database } = {}): Pro
     logger: false,
     migrate: false,
     ...options,
+    services: options.services ?? allServices,
     db,
     config: { adminToken: ADMIN_TOKEN, dataDir, runJobs: false, ...options.config },
   });

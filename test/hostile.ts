@@ -1,5 +1,4 @@
-import type { EntityDeclaration } from '../src/platform/core/entity.ts';
-import type { Operation, ServiceDeclaration } from '../src/platform/core/registry.ts';
+import type { EntityDeclaration, Operation, ServiceDeclaration } from '../src/platform/core/declarations.ts';
 import { ListQuery } from '../src/platform/http/entities.ts';
 import { MAX_PARAM_LENGTH } from '../src/platform/http/errors.ts';
 import { FORMATS, type Schema, sample } from './samples.ts';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { EntityDeclaration } from '../src/platform/core/entity.ts';
+import type { EntityDeclaration } from '../src/platform/core/declarations.ts';
 import { allServices } from '../src/services/index.ts';
 import { type TestApp, testApp } from './harness.ts';
 import { type Fixture, fixture, freeId, generate, type Json, SAMPLES } from './tenant-samples.ts';

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../platform/core/config.ts';
 import { Database } from '../platform/core/db/database.ts';
 import { startServer } from '../platform/server.ts';
+import { allServices } from '../services/index.ts';
 
 // The `ponte` command. Tenant and key commands go through the admin API of a running server
 // (PONTE_URL, default http://127.0.0.1:8080), authenticated by ADMIN_TOKEN or the data folder's
@@ -52,7 +53,7 @@ async function main(argv: string[]): Promise<void> {
   };
   switch (`${command} ${command === 'serve' || command === 'migrate' ? '' : (sub ?? '')}`.trim()) {
     case 'serve':
-      await startServer();
+      await startServer({ services: allServices });
       return;
     case 'migrate': {
       const config = loadConfig();

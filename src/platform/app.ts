@@ -3,23 +3,25 @@ import { join } from 'node:path';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { allServices } from '../services/index.ts';
-import { Credentials } from './auth/credentials.ts';
+import { CredentialStore } from './auth/credentials.ts';
 import { BlobStore } from './blobs/store.ts';
 import { type Config, loadConfig } from './core/config.ts';
-import { type Platform, run } from './core/context.ts';
+import { run } from './core/context.ts';
 import { Database } from './core/db/database.ts';
+import type { EntityDeclaration, Platform, ServiceDeclaration } from './core/declarations.ts';
 import { Leases } from './core/lease.ts';
-import { Registry, type ServiceDeclaration } from './core/registry.ts';
+import type { MetadataProvider } from './core/ports.ts';
+import { ServiceRegistry } from './core/registry.ts';
 import { runChecks } from './core/standard.ts';
 import { TenantDirectory } from './core/tenants.ts';
 import { compile } from './core/validation.ts';
+import { EntityEngine } from './entities/engine.ts';
 import { EventDispatcher } from './events/dispatcher.ts';
 import { NatsPublisher } from './events/nats.ts';
 import { WebhookDeliverer, webhookFanOut } from './events/webhooks.ts';
 import { registerAdmin } from './http/admin.ts';
 import { registerBlobRoutes } from './http/blobs.ts';
-import { type MetadataProvider, registerBridge } from './http/bridge.ts';
+import { registerBridge } from './http/bridge.ts';
 import { registerConsole } from './http/console.ts';
 import {
   clientErrorHandler,
@@ -38,16 +40,32 @@ export interface AppOptions {
   config?: Partial<Config>;
   /** An open database (tests pass a clone of a migrated template); otherwise one is opened from config. */
   db?: Database;
-  services?: ServiceDeclaration[];
+  /**
+   * The services this build can serve (src/services/index.ts, handed in by the CLI and the tests:
+   * the platform imports none); PONTE_SERVICES picks a subset of them.
+   */
+  services: ServiceDeclaration[];
   /** Apply migrations at start (default true). */
   migrate?: boolean;
   now?: () => Date;
   logger?: FastifyServerOptions['logger'];
 }
 
+/**
+ * The platform as this composition built it: the core's interfaces (core/declarations.ts
+ * `Platform`) with the runtimes behind them, which only the composition and the tests reach as such.
+ */
+export interface AppPlatform extends Platform {
+  registry: ServiceRegistry;
+  credentials: CredentialStore;
+  jobs: JobQueue;
+  blobs: BlobStore;
+  events: EventDispatcher;
+}
+
 export interface App {
   app: FastifyInstance;
-  platform: Platform;
+  platform: AppPlatform;
 }
 
 function selectServices(all: ServiceDeclaration[], wanted: string[]): ServiceDeclaration[] {
@@ -65,7 +83,7 @@ function selectServices(all: ServiceDeclaration[], wanted: string[]): ServiceDec
   return all.filter((s) => chosen.has(s.id));
 }
 
-export async function buildApp(options: AppOptions = {}): Promise<App> {
+export async function buildApp(options: AppOptions): Promise<App> {
   const config = loadConfig(process.env, options.config);
   const db =
     options.db ??
@@ -98,16 +116,16 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
   installErrorHandling(app, config.bodyLimit);
 
   const now = options.now ?? (() => new Date());
-  const registry = new Registry(selectServices(options.services ?? allServices, config.services));
+  const registry = new ServiceRegistry(selectServices(options.services, config.services));
   let metadata: MetadataProvider = () => {
     throw new Error('metadata requested before the bridge was registered');
   };
-  const platform: Platform = {
+  const platform: AppPlatform = {
     config,
     db,
     registry,
     tenants: new TenantDirectory(db, config.credentialCacheTtlMs),
-    credentials: new Credentials(
+    credentials: new CredentialStore(
       db,
       config.credentialCacheTtlMs,
       { access: config.accessTokenTtlSeconds, refresh: config.refreshTokenTtlSeconds },
@@ -169,8 +187,9 @@ export async function buildApp(options: AppOptions = {}): Promise<App> {
 
   await registerAdmin(app, platform);
   await registerBlobRoutes(app, platform);
-  metadata = await registerBridge(app, { platform, credentials: platform.credentials });
-  registerLiveStream(app, { platform, credentials: platform.credentials }, live);
+  const parts = { platform, engineFor: (entity: EntityDeclaration) => new EntityEngine(entity) };
+  metadata = await registerBridge(app, parts);
+  registerLiveStream(app, parts, live);
   registerConsole(app, platform);
 
   app.addHook('onReady', async () => {

@@ -1,7 +1,7 @@
 import { type App, type AppOptions, buildApp } from './app.ts';
 
 /** Builds the app, bootstraps the first tenant on an empty database, and listens. */
-export async function startServer(options: AppOptions = {}): Promise<App & { url: string }> {
+export async function startServer(options: AppOptions): Promise<App & { url: string }> {
   // A closed stdout or stderr (whoever read it is gone: EPIPE) must neither crash the node nor keep
   // it up; what is written there is dropped. The logger's own stream drops it too (pino).
   for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});

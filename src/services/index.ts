@@ -1,4 +1,4 @@
-import type { ServiceDeclaration } from '../platform/core/registry.ts';
+import type { ServiceDeclaration } from '../platform/core/declarations.ts';
 import comComum from './erp_agr/com_comum/service.ts';
 import managementpanel from './hcm/managementpanel/service.ts';
 import platformIntegration from './hcm/platform_integration/service.ts';

@@ -1,9 +1,10 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { and, asc, eq, gt, isNull } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
-import type { Caller, Scope, Subject } from '../core/context.ts';
+import { type Caller, parseSubject, type Scope } from '../core/caller.ts';
 import type { Database } from '../core/db/database.ts';
 import { errors } from '../core/errors.ts';
+import type { Credentials, IssuedKey, KeyInfo, Session, Verified } from '../core/ports.ts';
 import { apiKeys, sessions } from './tables.ts';
 
 // API keys and bearer tokens (DESIGN.md "Credentials"). An API key is `<accessKey>.<secret>`; only a
@@ -12,58 +13,10 @@ import { apiKeys, sessions } from './tables.ts';
 // trusted from memory for the cache TTL, so a request costs no database round trip; revocation
 // reaches other nodes within that TTL.
 
-export const SCOPES = ['full', 'public'] as const;
-
-/** A key's subject as written: `<kind>:<id>`, the kind a word, the id without spaces. */
-export const SUBJECT_PATTERN = '^[A-Za-z][A-Za-z0-9_]{0,39}:[^\\s:][^\\s]{0,159}$';
-const SUBJECT = new RegExp(SUBJECT_PATTERN);
-
-export function parseSubject(value: string | null | undefined): Subject | undefined {
-  if (!value || !SUBJECT.test(value)) return undefined;
-  const colon = value.indexOf(':');
-  return { kind: value.slice(0, colon), id: value.slice(colon + 1) };
-}
-
 /** The caller of a key or session row, with its subject when it has one. */
 function callerOf(scope: string, subject: string | null, rest: Omit<Caller, 'scope' | 'subject'>): Caller {
   const parsed = parseSubject(subject);
   return { ...rest, scope: scope as Scope, ...(parsed ? { subject: parsed } : {}) };
-}
-
-export interface IssuedKey {
-  id: string;
-  tenant: string;
-  scope: Scope;
-  subject: string | null;
-  accessKey: string;
-  secret: string;
-  apiKey: string;
-}
-
-export interface KeyInfo {
-  id: string;
-  tenant: string;
-  accessKey: string;
-  scope: Scope;
-  subject: string | null;
-  description: string | null;
-  createdAt: string;
-  revokedAt: string | null;
-}
-
-export interface Session {
-  tenant: string;
-  accessToken: string;
-  refreshToken: string;
-  expiresIn: number;
-  scope: Scope;
-}
-
-interface Verified {
-  tenant: string;
-  caller: Caller;
-  /** Access-token expiry in ms since epoch; keys do not expire. */
-  expiresAt: number | undefined;
 }
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
@@ -75,7 +28,7 @@ function sameHash(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-export class Credentials {
+export class CredentialStore implements Credentials {
   private readonly cache: LRUCache<string, Verified | 'invalid'>;
 
   constructor(

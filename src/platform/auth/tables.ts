@@ -1,27 +1,7 @@
-import { sql } from 'drizzle-orm';
-import { boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 // Platform tables. Row-level security is enabled with no policy, so the application role that
 // handlers run as cannot read credentials at all; only the platform's system transactions can.
-
-export const tenants = pgTable(
-  'tenants',
-  {
-    id: uuid('id').primaryKey().defaultRandom(),
-    name: text('name').notNull(),
-    /** `standard` tenants may call every service; `light` (light-panel) tenants only their permissions. */
-    edition: text('edition').notNull().default('standard'),
-    licenseLocked: boolean('license_locked').notNull().default(false),
-    licenseChangedAt: timestamp('license_changed_at', { withTimezone: true }),
-    licenseChangedBy: text('license_changed_by'),
-    /** Service resources (`domain/service`) a light-panel tenant may call, recomputed by updateLicenses. */
-    permissions: jsonb('permissions').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
-    permissionsUpdatedAt: timestamp('permissions_updated_at', { withTimezone: true }),
-    timeZone: text('time_zone').notNull().default('America/Sao_Paulo'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [uniqueIndex('tenants_name_key').on(t.name)],
-).enableRLS();
 
 export const apiKeys = pgTable(
   'api_keys',

@@ -8,26 +8,12 @@ import { pipeline } from 'node:stream/promises';
 import { and, eq } from 'drizzle-orm';
 import type { Database } from '../core/db/database.ts';
 import { ApiError, errors } from '../core/errors.ts';
+import type { BlobInfo, BlobOp, Blobs, SignedUrl } from '../core/ports.ts';
 import { blobs, platformSecrets } from './tables.ts';
 
 // The blob store (DESIGN.md "Blobs"): bytes in a folder under the data folder, facts in the `blobs`
 // table, and URLs signed with HMAC-SHA256 that expire. The bridge itself serves those URLs, so a
 // client uploads and downloads with a plain PUT/GET and no credentials of its own.
-
-export interface BlobInfo {
-  key: string;
-  size: number;
-  sha256: string;
-  contentType: string;
-  uploadedAt: string;
-}
-
-export type BlobOp = 'get' | 'put';
-
-export interface SignedUrl {
-  url: string;
-  expiresAt: string;
-}
 
 /**
  * Keys are relative paths of printable segments: no empty, `.` or `..` segment, no backslash, no
@@ -48,7 +34,7 @@ export async function platformSecret(db: Database, name: string): Promise<string
   return row!.value;
 }
 
-export class BlobStore {
+export class BlobStore implements Blobs {
   constructor(
     private readonly db: Database,
     private readonly root: string,

@@ -1,106 +1,19 @@
-import type { FastifyBaseLogger } from 'fastify';
-import type { Credentials } from '../auth/credentials.ts';
-import type { BlobStore } from '../blobs/store.ts';
-import type { EventDispatcher } from '../events/dispatcher.ts';
-import type { MetadataProvider } from '../http/bridge.ts';
-import type { JobQueue } from '../jobs/queue.ts';
-import type { Config } from './config.ts';
-import type { Database, Tx } from './db/database.ts';
+import type { Tx } from './db/database.ts';
 import { Store } from './db/store.ts';
+import type {
+  Ctx,
+  Invocation,
+  Platform,
+  ResolvedOperation,
+  ServiceDeclaration,
+  TransactionMode,
+} from './declarations.ts';
 import { errors } from './errors.ts';
-import type { Leases } from './lease.ts';
 import { appendEvent } from './outbox.ts';
-import type { Registry, ResolvedOperation, ServiceDeclaration, TransactionMode } from './registry.ts';
-import type { TenantDirectory, TenantInfo } from './tenants.ts';
 import { validate } from './validation.ts';
 
 // The context every handler gets (STYLE.md "Context passed in, never global"): who calls, for which
 // tenant, in which transaction, with which clock; and the only way to reach another service.
-
-export type Scope = 'full' | 'public';
-
-/**
- * Whom a `public` key (and the tokens it logs in) acts for: a record of a service, e.g. an external
- * user of yms/agenda. The platform only carries it; the service that owns the kind resolves it.
- */
-export interface Subject {
-  kind: string;
-  id: string;
-}
-
-export interface Caller {
-  kind: 'key' | 'token' | 'anonymous' | 'system';
-  scope: Scope;
-  /** Set when the key is bound to a subject (docs/authentication.md "Keys acting for someone"). */
-  subject?: Subject;
-  keyId?: string;
-  sessionId?: string;
-  /** The raw bearer token, so logout can end its own session. */
-  token?: string;
-}
-
-/** What the process shares with every request: built once by buildApp. */
-export interface Platform {
-  config: Config;
-  db: Database;
-  registry: Registry;
-  tenants: TenantDirectory;
-  credentials: Credentials;
-  jobs: JobQueue;
-  blobs: BlobStore;
-  /** The outbox's dispatcher: in-process subscribers (`events.subscribe`), webhooks, NATS. */
-  events: EventDispatcher;
-  /** What this node holds (jobs, outbox cursors, webhook subscriptions), renewed while held. */
-  leases: Leases;
-  /** Each service's generated Swagger 2.0 / OpenAPI 3 document. */
-  metadata: MetadataProvider;
-  log: FastifyBaseLogger;
-  now: () => Date;
-}
-
-export interface Ctx {
-  readonly tenant: TenantInfo;
-  readonly caller: Caller;
-  readonly service: ServiceDeclaration;
-  readonly platform: Platform;
-  readonly log: FastifyBaseLogger;
-  readonly requestId: string;
-  /**
-   * Aborted when long work should stop at its next safe point: the node is shutting down, or the
-   * job's lease was lost (jobs only; a request's never aborts). Resumable jobs check it between steps.
-   */
-  readonly signal: AbortSignal;
-  /** The operation's transaction; an operation declared `transaction: 'none'` has none. */
-  readonly tx: Tx;
-  /** Tenant-scoped queries on the operation's transaction (DESIGN.md "Persistence"). */
-  readonly store: Store;
-  now(): Date;
-  /** Calls an operation of this service or of a declared dependency, in the same transaction. */
-  call<O = unknown>(address: string, input: unknown): Promise<O>;
-  /** Enqueues a durable job of this service; it commits (or not) with the operation. */
-  enqueue(job: string, payload?: unknown, options?: { runAt?: Date }): Promise<string>;
-  /** Appends an event to the outbox in this transaction: it is published exactly if the operation commits. */
-  emit(topic: string, payload: unknown): Promise<number>;
-  /** Runs after the transaction commits (cache eviction, waking workers). */
-  afterCommit(fn: () => void): void;
-  /**
-   * Runs `work` in a transaction of its own, committed when it returns: for operations declared
-   * `transaction: 'none'` that must keep a record of a failure they then report (the failed part
-   * rolls back, the record of it does not).
-   */
-  inTransaction<T>(work: (ctx: Ctx) => Promise<T>): Promise<T>;
-}
-
-export interface Invocation {
-  tenant: TenantInfo;
-  caller: Caller;
-  requestId: string;
-  log: FastifyBaseLogger;
-  /** Told the id of each job the operation enqueues (the bridge answers it in `x-job-id`). */
-  onJob?: (id: string) => void;
-  /** A job's: aborted when it should stop at its next safe point (Ctx.signal). */
-  signal?: AbortSignal;
-}
 
 /** The signal of work that is never asked to stop early (requests). */
 const NEVER = new AbortController().signal;

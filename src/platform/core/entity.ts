@@ -1,13 +1,13 @@
 import { getTableColumns, getTableName, type SQL } from 'drizzle-orm';
 import { type AnyPgColumn, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import type { TObject } from 'typebox';
-import type { Ctx } from './context.ts';
-import type { FieldType, FilterFields } from './db/filter.ts';
+import { type FilterFields, fieldType } from './db/fields.ts';
 import { numberedId } from './db/keys.ts';
-import type { TenantTable } from './db/store.ts';
 import { tenantColumn } from './db/tenancy.ts';
-import type { Visibility } from './registry.ts';
+import type { Ctx, EntityDeclaration, EntityOptions, EntityRow } from './declarations.ts';
+import { type ExportTarget, exportTargetOf } from './export-target.ts';
+import type { ImportTarget } from './import-target.ts';
 import { DateTime, Type } from './schema.ts';
+import { MAX_INTEGER } from './storable.ts';
 
 // Generic entities (spec 000 §2.3), declared once: a drizzle table whose columns are named as the
 // entity's JSON fields, and the TypeBox schema of those fields. The engine derives every route,
@@ -39,83 +39,6 @@ export const AuditSchema = {
   lastModifiedBy: Type.Optional(Type.String()),
   lastModifiedDate: Type.Optional(DateTime()),
 };
-
-export type EntityRow = Record<string, unknown> & { id: string | number };
-
-export interface EntityHooks {
-  /** Checks (and may adjust) the entity about to be written; `previous` is absent on create. */
-  beforeSave?: (ctx: Ctx, next: Record<string, unknown>, previous: EntityRow | undefined) => Promise<void>;
-  beforeDelete?: (ctx: Ctx, row: EntityRow) => Promise<void>;
-  /**
-   * The rows the caller may reach, ANDed to every read, update and delete (and to the parent of a
-   * child collection): e.g. a partner's key sees only its partner's agendas; others are 404.
-   */
-  rowScope?: (ctx: Ctx) => Promise<SQL | undefined>;
-}
-
-export interface EntityOptions {
-  /** The record name of the spec (`moeda`, `agenda`); it is the path segment. */
-  name: string;
-  table: TenantTable;
-  /** The entity's own fields as the API shows them (not id, not audit fields). */
-  fields: TObject;
-  idType?: 'uuid' | 'int64';
-  /** Fields unique within a tenant: a duplicate is 409; imports upsert by them. */
-  naturalKey?: string[];
-  description?: string;
-  visibility?: Visibility;
-  /** Kinds of key subject whose `public` keys may use this PRIVATE entity (its `rowScope` hook restricts them). */
-  subjects?: readonly string[];
-  /** Child collections: `/<name>/{parentId}/<child>`; `parentField` is the child's link column. */
-  children?: Record<string, { entity: EntityDeclaration; parentField: string }>;
-  hooks?: EntityHooks;
-}
-
-export interface EntityDeclaration
-  extends Required<Omit<EntityOptions, 'description' | 'children' | 'hooks'>> {
-  description: string | undefined;
-  children: Record<string, { entity: EntityDeclaration; parentField: string }>;
-  hooks: EntityHooks;
-  /** Output: id, fields and audit fields. */
-  schema: TObject;
-  /** Input of POST and PUT: the fields, id optional (audit fields are ignored if sent). */
-  input: TObject;
-  /** Input of PATCH: every field optional. */
-  patch: TObject;
-  /** JSON field → column, for the filter language and orderby. */
-  filterFields: FilterFields;
-  /** The JSON fields stored in the table (id and audit fields excluded). */
-  writable: string[];
-  tableName: string;
-}
-
-export function fieldType(column: AnyPgColumn): FieldType {
-  switch (column.columnType) {
-    case 'PgUUID':
-      return 'uuid';
-    case 'PgDateString':
-    case 'PgDate':
-      return 'date';
-    case 'PgTimestamp':
-    case 'PgTimestampString':
-      return 'datetime';
-    case 'PgBoolean':
-      return 'boolean';
-    case 'PgInteger':
-    case 'PgBigInt53':
-    case 'PgBigInt64':
-    case 'PgSmallInt':
-    case 'PgSerial':
-    case 'PgBigSerial53':
-      return 'integer';
-    case 'PgDoublePrecision':
-    case 'PgReal':
-    case 'PgNumeric':
-      return 'number';
-    default:
-      return 'string';
-  }
-}
 
 export function defineEntity(options: EntityOptions): EntityDeclaration {
   const idType = options.idType ?? 'uuid';
@@ -156,4 +79,58 @@ export function defineEntity(options: EntityOptions): EntityDeclaration {
     writable,
     tableName: getTableName(options.table),
   };
+}
+
+// ── what the entity engine (entities/engine.ts) serves, as the HTTP routes reach it ──
+
+export const DEFAULT_PAGE_SIZE = 10;
+export const MAX_PAGE_SIZE = 1000;
+export const MAX_BULK = 1000;
+/** The last page index: the row offset (page × size) stays an exact integer, far inside int64. */
+export const MAX_PAGE_INDEX = Math.floor(MAX_INTEGER / MAX_PAGE_SIZE);
+
+export interface ListQuery {
+  /** The page index (spec: `offset` as in recPageRequest), from 0. */
+  offset?: number;
+  size?: number;
+  filter?: string;
+  orderby?: string;
+}
+
+/** The operations of spec 000 §2.3 on one entity; `links` are a child's parent columns. */
+export interface EntityOperations {
+  readonly decl: EntityDeclaration;
+  /** An id from the path: a malformed one is simply not found, like another tenant's. */
+  parseId(raw: string): string | number;
+  get(ctx: Ctx, id: string | number, extra?: SQL): Promise<EntityRow>;
+  list(
+    ctx: Ctx,
+    query: ListQuery,
+    extra?: SQL | (() => Promise<SQL>),
+  ): Promise<{ rows: EntityRow[]; total: number }>;
+  create(ctx: Ctx, body: Record<string, unknown>, links?: Record<string, unknown>): Promise<EntityRow>;
+  update(
+    ctx: Ctx,
+    id: string | number,
+    body: Record<string, unknown>,
+    mode: 'put' | 'patch',
+    extra?: SQL,
+    links?: Record<string, unknown>,
+  ): Promise<EntityRow>;
+  remove(ctx: Ctx, id: string | number, extra?: SQL): Promise<void>;
+  bulk(ctx: Ctx, bodies: Record<string, unknown>[], links?: Record<string, unknown>): Promise<EntityRow[]>;
+}
+
+/** The import target of a generic entity: its table, its fields, its natural key. */
+export function importTargetOf(entity: EntityDeclaration): ImportTarget {
+  if (entity.naturalKey.length === 0)
+    throw new Error(`Entity ${entity.name} has no natural key to import by`);
+  return { table: entity.table, row: entity.fields, naturalKey: entity.naturalKey };
+}
+
+/** The export target of a generic entity: its id, fields and audit fields. */
+export function exportTargetOfEntity(entity: EntityDeclaration): ExportTarget {
+  return exportTargetOf(entity.table, ['id', ...entity.writable], {
+    ...(entity.naturalKey.length ? { key: entity.naturalKey } : {}),
+  });
 }

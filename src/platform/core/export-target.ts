@@ -1,8 +1,7 @@
 import { getTableColumns, getTableName, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { FieldType, FilterFields } from './db/filter.ts';
+import { type FieldType, type FilterFields, fieldType } from './db/fields.ts';
 import type { TenantTable } from './db/store.ts';
-import { type EntityDeclaration, fieldType } from './entity.ts';
 
 // What an export reads (docs/exports.md): a service declares, per exportable kind, where the rows
 // come from, the fields of one row of the file (a column, or an expression such as the natural
@@ -66,13 +65,6 @@ export function exportTargetOf(
     ...(where ? { where } : {}),
     fields,
   };
-}
-
-/** The export target of a generic entity: its id, fields and audit fields. */
-export function exportTargetOfEntity(entity: EntityDeclaration): ExportTarget {
-  return exportTargetOf(entity.table, ['id', ...entity.writable], {
-    ...(entity.naturalKey.length ? { key: entity.naturalKey } : {}),
-  });
 }
 
 /** The filter language's fields of an export: its own fields, by name. */

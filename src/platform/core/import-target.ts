@@ -1,7 +1,6 @@
 import type { TObject } from 'typebox';
 import type { Tx } from './db/database.ts';
 import type { TenantTable } from './db/store.ts';
-import type { EntityDeclaration } from './entity.ts';
 
 // What an import writes to (DESIGN.md "Imports"): a service declares, per importable kind, the
 // table its rows are upserted into, the schema of one row of the file, and the natural key that
@@ -48,10 +47,3 @@ export const refuse = (field: string | null, message: string): Refusal => ({ ref
 
 export const isRefusal = (value: unknown): value is Refusal =>
   typeof value === 'object' && value !== null && 'refused' in value;
-
-/** The import target of a generic entity: its table, its fields, its natural key. */
-export function importTargetOf(entity: EntityDeclaration): ImportTarget {
-  if (entity.naturalKey.length === 0)
-    throw new Error(`Entity ${entity.name} has no natural key to import by`);
-  return { table: entity.table, row: entity.fields, naturalKey: entity.naturalKey };
-}

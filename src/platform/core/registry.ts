@@ -1,18 +1,20 @@
 import type { Static, TSchema } from 'typebox';
-import type { BlobInfo } from '../blobs/store.ts';
-import type { Ctx } from './context.ts';
-import type { EntityDeclaration } from './entity.ts';
-import type { ExportTarget } from './export-target.ts';
-import type { ImportTarget } from './import-target.ts';
-import type { EventRecord } from './outbox.ts';
+import type {
+  Ctx,
+  JobDeclaration,
+  Kind,
+  Operation,
+  Registry,
+  ResolvedOperation,
+  ServiceDeclaration,
+  ServiceOptions,
+  TransactionMode,
+  Visibility,
+} from './declarations.ts';
+import type { BlobInfo } from './ports.ts';
 
 // A service is data (DESIGN.md "One declaration per operation"): routing, validation,
 // serialization, Swagger and the docs UI all derive from these declarations.
-
-export type Visibility = 'PUBLIC' | 'PRIVATE';
-export type Kind = 'queries' | 'actions' | 'events' | 'signals';
-/** How an operation touches the database: as its tenant (default), as the platform, or not at all. */
-export type TransactionMode = 'tenant' | 'system' | 'none';
 
 export interface OperationOptions<I extends TSchema, O extends TSchema> {
   description?: string;
@@ -28,24 +30,6 @@ export interface OperationOptions<I extends TSchema, O extends TSchema> {
   transaction?: TransactionMode;
   input: I;
   output?: O;
-  handler: (ctx: Ctx, input: Static<I>) => Promise<Static<O>>;
-}
-
-export interface Operation<I extends TSchema = TSchema, O extends TSchema = TSchema> {
-  kind: Kind;
-  /** HTTP methods; GET only where the spec lists it (queries). */
-  methods: ReadonlyArray<'POST' | 'GET'>;
-  successStatus: 200 | 202;
-  /** false for events and signals: 200 or 202 with no body. */
-  hasBody: boolean;
-  visibility: Visibility;
-  subjects: readonly string[];
-  anonymous: boolean;
-  deprecated: boolean;
-  transaction: TransactionMode;
-  description: string | undefined;
-  input: I;
-  output: O | undefined;
   handler: (ctx: Ctx, input: Static<I>) => Promise<Static<O>>;
 }
 
@@ -94,61 +78,6 @@ export function signal<I extends TSchema>(options: OperationOptions<I, TSchema>)
   return operation('signals', options, { methods: ['POST'], successStatus: 202, hasBody: false });
 }
 
-export interface JobDeclaration {
-  /**
-   * `tenant`: the job's effect and its completion commit in one tenant transaction.
-   * `system`: the same with the platform's role, for work across tenants.
-   * `none`: the job opens its own transactions (long work that commits progress as it goes,
-   * and must therefore be resumable); it is marked done afterwards.
-   */
-  transaction: TransactionMode;
-  maxAttempts?: number;
-  handler: (ctx: Ctx, payload: unknown) => Promise<unknown>;
-}
-
-/**
- * A reaction of a service to a published event (docs/events.md "Subscriptions"): each event whose
- * topic matches `topic` (a pattern) is handled once per cluster, at least once, in order per tenant,
- * in a transaction of the event's tenant with the system as caller. A throw rolls the handling back
- * and the event is retried; handlers are idempotent (by state, or by the event id).
- */
-export interface SubscriptionDeclaration {
-  topic: string;
-  handler: (ctx: Ctx, event: EventRecord) => Promise<void>;
-}
-
-export interface ServiceOptions<Ops extends Record<string, Operation>> {
-  domain: string;
-  name: string;
-  version: string;
-  title: string;
-  description?: string;
-  /** Services this one calls through `ctx.call` (`domain/service`); getDependencies reports them. */
-  dependencies?: string[];
-  operations: Ops;
-  /** Generic entities (spec 000 §2.3), each with the routes of the entity engine. */
-  entities?: EntityDeclaration[];
-  /** Importable kinds by name (`Moeda` for importMoeda): see platform/imports. */
-  imports?: Record<string, ImportTarget>;
-  /** Exportable kinds by name (`Area` for exportArea): see platform/exports. */
-  exports?: Record<string, ExportTarget>;
-  jobs?: Record<string, JobDeclaration>;
-  /**
-   * Told when a blob under a key prefix the service owns (`yms/agenda/anexos/`) was uploaded through
-   * a signed URL; runs in its own tenant transaction after the bytes are stored.
-   */
-  blobUploads?: Record<string, (ctx: Ctx, blob: BlobInfo) => Promise<void>>;
-  /** Event reactions by name; the dispatcher keeps each one's cursor as `<domain>/<service>/<name>`. */
-  subscriptions?: Record<string, SubscriptionDeclaration>;
-}
-
-export interface ServiceDeclaration<Ops extends Record<string, Operation> = Record<string, Operation>>
-  extends Required<Omit<ServiceOptions<Ops>, 'description'>> {
-  description: string | undefined;
-  /** `domain/service` */
-  id: string;
-}
-
 export function defineService<Ops extends Record<string, Operation>>(
   options: ServiceOptions<Ops>,
 ): ServiceDeclaration<Ops> {
@@ -166,14 +95,8 @@ export function defineService<Ops extends Record<string, Operation>>(
   };
 }
 
-export interface ResolvedOperation {
-  service: ServiceDeclaration;
-  name: string;
-  op: Operation;
-}
-
 /** All services of this process, by `domain/service`, and their operations by address. */
-export class Registry {
+export class ServiceRegistry implements Registry {
   private readonly services = new Map<string, ServiceDeclaration>();
   private readonly jobs = new Map<string, { service: ServiceDeclaration; job: JobDeclaration }>();
 

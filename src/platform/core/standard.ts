@@ -1,6 +1,6 @@
-import type { Platform } from './context.ts';
+import type { Operation, Platform, Visibility } from './declarations.ts';
 import { errors } from './errors.ts';
-import { type Operation, query, type Visibility } from './registry.ts';
+import { query } from './registry.ts';
 import { Enum, Record, Type } from './schema.ts';
 
 // The standard operations of spec 001 §2.1, declared once and added to each service with the

@@ -1,7 +1,7 @@
 import { asc, eq } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
-import { tenants } from '../auth/tables.ts';
 import type { Database, Tx } from './db/database.ts';
+import { tenants } from './db/tables.ts';
 import { errors } from './errors.ts';
 
 export type Edition = 'standard' | 'light';

@@ -1,7 +1,7 @@
-import type { Platform } from './context.ts';
 import type { Tx } from './db/database.ts';
+import type { Operation, Platform } from './declarations.ts';
 import { appendEvent } from './outbox.ts';
-import { event, type Operation } from './registry.ts';
+import { event } from './registry.ts';
 import { DateTime, Enum, Int64, Record, Type } from './schema.ts';
 
 // The status events of imports and exports (spec 000 §4.3, §4.6, §6.3: `import<X>Event` with

@@ -80,7 +80,7 @@ beforeAll(async () => {
         : `carreta_veiculo_id uuid not null, placa text not null, eixos integer,
            foreign key (tenant, carreta_veiculo_id) references test_veiculos (tenant, id) on delete cascade`;
     const statements = [
-      // Keyed as every tenant table is (platform/db/keys.ts): (tenant, id), references within the tenant.
+      // Keyed as every tenant table is (platform/core/db/keys.ts): (tenant, id), references within the tenant.
       `create table ${table} (
           id uuid not null default gen_random_uuid(),
           tenant text not null default current_setting('ponte.tenant'),

@@ -1,27 +1,12 @@
 import { and, asc, count, eq, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { Ctx } from '../core/context.ts';
 import { compileFilter, compileOrderBy } from '../core/db/filter.ts';
-import type { EntityDeclaration, EntityRow } from '../core/entity.ts';
+import type { Ctx, EntityDeclaration, EntityRow } from '../core/declarations.ts';
+import { DEFAULT_PAGE_SIZE, type EntityOperations, type ListQuery } from '../core/entity.ts';
 import { errors } from '../core/errors.ts';
-import { MAX_INTEGER } from '../core/storable.ts';
 
 // The one engine behind every entity's routes (spec 000 §2.3): create, read, replace, patch,
 // delete, list with filter/orderby/pages, bulk. Hooks let a service add its own rules.
-
-export const DEFAULT_PAGE_SIZE = 10;
-export const MAX_PAGE_SIZE = 1000;
-export const MAX_BULK = 1000;
-/** The last page index: the row offset (page × size) stays an exact integer, far inside int64. */
-export const MAX_PAGE_INDEX = Math.floor(MAX_INTEGER / MAX_PAGE_SIZE);
-
-export interface ListQuery {
-  /** The page index (spec: `offset` as in recPageRequest), from 0. */
-  offset?: number;
-  size?: number;
-  filter?: string;
-  orderby?: string;
-}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -31,7 +16,7 @@ function sqlError(err: unknown): { state?: string; constraint?: string } {
   return { state: e?.cause?.code ?? e?.code, constraint: e?.cause?.constraint ?? e?.constraint };
 }
 
-export class EntityEngine {
+export class EntityEngine implements EntityOperations {
   private readonly columns: Record<string, AnyPgColumn>;
 
   constructor(readonly decl: EntityDeclaration) {
@@ -141,7 +126,7 @@ export class EntityEngine {
   }
 
   /**
-   * Constraint violations as the caller's errors. Every key holds the tenant (platform/db/keys.ts),
+   * Constraint violations as the caller's errors. Every key holds the tenant (platform/core/db/keys.ts),
    * so a 409 only ever answers a row of the caller's own tenant, never another's.
    */
   private async guard<T>(work: () => Promise<T>): Promise<T> {

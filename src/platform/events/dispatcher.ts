@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { Platform } from '../core/context.ts';
 import { rowsOf } from '../core/db/database.ts';
+import type { Platform } from '../core/declarations.ts';
 import { type EventRecord, readEvents, topicMatches } from '../core/outbox.ts';
+import type { EventHandler, Events } from '../core/ports.ts';
 import { Pump } from '../core/pump.ts';
 import { pruneOutbox } from './retention.ts';
 
@@ -28,11 +29,9 @@ export interface EventWorker {
   stop?(): Promise<void>;
 }
 
-export type EventHandler = (event: EventRecord) => Promise<void> | void;
-
 const BATCH = 200;
 
-export class EventDispatcher {
+export class EventDispatcher implements Events {
   private platform: Platform | undefined;
   private readonly consumers = new Map<string, EventConsumer>();
   private readonly workers: EventWorker[] = [];

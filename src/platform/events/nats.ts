@@ -1,5 +1,5 @@
 import { connect, type JetStreamClient, type NatsConnection } from 'nats';
-import type { Platform } from '../core/context.ts';
+import type { Platform } from '../core/declarations.ts';
 import type { EventRecord } from '../core/outbox.ts';
 import type { EventConsumer } from './dispatcher.ts';
 

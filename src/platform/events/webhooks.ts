@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { Platform } from '../core/context.ts';
 import { rowsOf } from '../core/db/database.ts';
+import type { Platform } from '../core/declarations.ts';
 import type { Lease } from '../core/lease.ts';
 import { type EventRecord, topicMatches, toRecord } from '../core/outbox.ts';
 import type { EventConsumer, EventWorker } from './dispatcher.ts';

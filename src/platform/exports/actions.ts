@@ -1,4 +1,5 @@
-import { action, type Operation } from '../core/registry.ts';
+import type { Operation } from '../core/declarations.ts';
+import { action } from '../core/registry.ts';
 import { Enum, Record, Type } from '../core/schema.ts';
 
 // The `export<X>` actions of a service, generated from its export targets: each takes an

@@ -1,13 +1,12 @@
 import { Readable } from 'node:stream';
 import { and, eq, type SQL, sql } from 'drizzle-orm';
-import type { Ctx, Platform } from '../core/context.ts';
 import { rowsOf, type Tx } from '../core/db/database.ts';
 import { isDataException } from '../core/db/errors.ts';
 import { compileFilter } from '../core/db/filter.ts';
+import type { Ctx, Platform } from '../core/declarations.ts';
 import { ApiError, errors } from '../core/errors.ts';
 import { type ExportField, type ExportTarget, filterFieldsOf } from '../core/export-target.ts';
 import { appendStatusEvent } from '../core/transfer-events.ts';
-import { jobs } from '../jobs/tables.ts';
 import type { ExportFormat } from './actions.ts';
 import { exports } from './tables.ts';
 import { CONTENT_TYPE, EXTENSION, RowWriter } from './writer.ts';
@@ -221,11 +220,7 @@ export async function runExport({ platform, tenant, exportId, signal }: ExportRu
     // else fails this attempt, and the job starts again, unless it was the last attempt.
     const message = (err as Error).message;
     const refused = err instanceof ApiError || isDataException(err);
-    const [job] = await db.db
-      .select({ attempts: jobs.attempts, maxAttempts: jobs.maxAttempts })
-      .from(jobs)
-      .where(eq(jobs.id, exportId))
-      .catch(() => []);
+    const job = await platform.jobs.status(tenant, exportId).catch(() => undefined);
     if (refused || (job && job.attempts >= job.maxAttempts)) {
       await fail(message).catch(() => undefined);
       if (refused) return { state: 'failed', lastError: message };

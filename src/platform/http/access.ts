@@ -1,8 +1,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Credentials } from '../auth/credentials.ts';
-import type { Platform } from '../core/context.ts';
+import type {
+  EntityDeclaration,
+  Platform,
+  ResolvedOperation,
+  ServiceDeclaration,
+  Visibility,
+} from '../core/declarations.ts';
+import type { EntityOperations } from '../core/entity.ts';
 import { ApiError, errors } from '../core/errors.ts';
-import type { ResolvedOperation, ServiceDeclaration, Visibility } from '../core/registry.ts';
 import type { TenantInfo } from '../core/tenants.ts';
 
 // Who may call what: the tenant of the path, the credential, the license and the key's scope.
@@ -13,9 +18,10 @@ export const BRIDGE = '/t/:tenant/bridge/1.0';
 /** Domains every tenant may call whatever its edition (authentication and the like). */
 const ALWAYS_ALLOWED_DOMAINS = new Set(['platform']);
 
+/** What the HTTP routes are built from: the platform, and the entity engine (entities/) behind each entity. */
 export interface Parts {
   platform: Platform;
-  credentials: Credentials;
+  engineFor: (entity: EntityDeclaration) => EntityOperations;
 }
 
 async function resolveTenant(platform: Platform, request: FastifyRequest): Promise<TenantInfo> {
@@ -40,7 +46,7 @@ function checkLicense(tenant: TenantInfo, service: ServiceDeclaration): void {
 
 /** The onRequest check of every authenticated route: tenant, credential, license, scope. */
 export function authenticator(
-  { platform, credentials }: Parts,
+  { platform }: Parts,
   service: ServiceDeclaration,
   visibility: Visibility,
   name: string,
@@ -50,7 +56,7 @@ export function authenticator(
     const tenant = await resolveTenant(platform, request);
     const header = request.headers.authorization;
     if (!header) throw errors.unauthorized();
-    const verified = await credentials.verify(header);
+    const verified = await platform.credentials.verify(header);
     if (!verified || verified.tenant !== tenant.name) throw errors.unauthorized();
     checkLicense(tenant, service);
     const { scope, subject } = verified.caller;

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { SCOPES, SUBJECT_PATTERN } from '../auth/credentials.ts';
-import type { Platform } from '../core/context.ts';
+import { SCOPES, SUBJECT_PATTERN } from '../core/caller.ts';
+import type { Platform } from '../core/declarations.ts';
 import { errors } from '../core/errors.ts';
 import { Enum, Type } from '../core/schema.ts';
 import type { Edition } from '../core/tenants.ts';

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { type Platform, run } from '../core/context.ts';
+import { run } from '../core/context.ts';
+import type { Platform } from '../core/declarations.ts';
 import { errors } from '../core/errors.ts';
 
 // The bridge serves the folder store's signed URLs itself (DESIGN.md "Blobs"): a PUT streams the

@@ -1,9 +1,9 @@
 import fastifySwagger from '@fastify/swagger';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
-import type { Caller, Platform } from '../core/context.ts';
+import type { Caller } from '../core/caller.ts';
 import { execute } from '../core/context.ts';
+import type { Operation, Platform, ResolvedOperation, ServiceDeclaration } from '../core/declarations.ts';
 import { errors } from '../core/errors.ts';
-import type { Operation, ResolvedOperation, ServiceDeclaration } from '../core/registry.ts';
 import { GENERIC_ERROR } from '../core/schema.ts';
 import type { TenantInfo } from '../core/tenants.ts';
 import { anonymousAccess, authenticator, BRIDGE, methodNotAllowed, type Parts } from './access.ts';

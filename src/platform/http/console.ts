@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
-import type { Platform } from '../core/context.ts';
+import type { Platform } from '../core/declarations.ts';
 import { errors } from '../core/errors.ts';
 
 // The live console (docs/console.md): one static page per tenant, `/t/<tenant>/console`, with its

@@ -1,18 +1,11 @@
 import { eq } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
-import { type Ctx, run } from '../core/context.ts';
+import { run } from '../core/context.ts';
 import { MAX_FILTER_LENGTH } from '../core/db/filter.ts';
-import type { EntityDeclaration } from '../core/entity.ts';
-import type { ServiceDeclaration } from '../core/registry.ts';
+import type { Ctx, EntityDeclaration, ServiceDeclaration } from '../core/declarations.ts';
+import { DEFAULT_PAGE_SIZE, MAX_BULK, MAX_PAGE_INDEX, MAX_PAGE_SIZE } from '../core/entity.ts';
 import { GENERIC_ERROR, Type } from '../core/schema.ts';
-import {
-  DEFAULT_PAGE_SIZE,
-  EntityEngine,
-  MAX_BULK,
-  MAX_PAGE_INDEX,
-  MAX_PAGE_SIZE,
-} from '../entities/engine.ts';
 import { authenticator, BRIDGE, methodNotAllowed, type Parts } from './access.ts';
 
 // The routes of spec 000 §2.3 for one entity and its child collections, all served by the engine.
@@ -42,7 +35,7 @@ export function registerEntities(
   service: ServiceDeclaration,
   entity: EntityDeclaration,
 ): void {
-  const engine = new EntityEngine(entity);
+  const engine = parts.engineFor(entity);
   const base = `${BRIDGE}/rest/${service.domain}/${service.name}/entities/${entity.name}`;
   const onRequest = authenticator(parts, service, entity.visibility, entity.name, entity.subjects);
 
@@ -143,7 +136,7 @@ export function registerEntities(
   notAllowed(app, `${base}/:id`, ['GET', 'PUT', 'PATCH', 'DELETE']);
 
   for (const [childName, { entity: childEntity, parentField }] of Object.entries(entity.children)) {
-    const child = new EntityEngine(childEntity);
+    const child = parts.engineFor(childEntity);
     const link = (childEntity.table as unknown as Record<string, AnyPgColumn>)[parentField]!;
     const url = `${base}/:parentId/${childName}`;
     // The parent must exist in the tenant; a child is only ever reached, and kept, under it.

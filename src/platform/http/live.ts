@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { Platform } from '../core/context.ts';
+import type { Platform, ServiceDeclaration } from '../core/declarations.ts';
 import { errors } from '../core/errors.ts';
 import { type EventRecord, lastEventId, PATTERN, readEvents, topicMatches } from '../core/outbox.ts';
-import type { ServiceDeclaration } from '../core/registry.ts';
 import { authenticator, BRIDGE, type Parts } from './access.ts';
 
 // The live stream (docs/events.md): Server-Sent Events of one tenant's outbox at

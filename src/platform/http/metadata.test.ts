@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, testApp } from '../../../test/harness.ts';
 import { allServices } from '../../services/index.ts';
-import type { Operation } from '../core/registry.ts';
+import type { Operation } from '../core/declarations.ts';
 
 // getMetadata returns each service's Swagger 2.0 document, generated from its declarations.
 

@@ -1,4 +1,5 @@
-import { action, type Operation } from '../core/registry.ts';
+import type { Operation } from '../core/declarations.ts';
+import { action } from '../core/registry.ts';
 import { Enum, Record, Type } from '../core/schema.ts';
 import { FORMATS } from './reader.ts';
 

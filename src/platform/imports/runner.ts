@@ -1,13 +1,12 @@
 import { asc, count, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { Platform } from '../core/context.ts';
 import type { Tx } from '../core/db/database.ts';
 import { Store } from '../core/db/store.ts';
+import type { Platform } from '../core/declarations.ts';
 import { ApiError } from '../core/errors.ts';
 import { type ImportTarget, isRefusal } from '../core/import-target.ts';
 import { appendStatusEvent } from '../core/transfer-events.ts';
 import { compile, fieldErrors } from '../core/validation.ts';
-import { jobs } from '../jobs/tables.ts';
 import { byteCounter, type Format, readRows } from './reader.ts';
 import { importErrors, imports } from './tables.ts';
 
@@ -314,11 +313,7 @@ export async function runImport({ platform, tenant, importId, signal }: ImportRu
       return { state: 'failed', lastError: err.message };
     }
     const message = (err as Error).message;
-    const [job] = await db.db
-      .select({ attempts: jobs.attempts, maxAttempts: jobs.maxAttempts })
-      .from(jobs)
-      .where(eq(jobs.id, importId))
-      .catch(() => []);
+    const job = await platform.jobs.status(tenant, importId).catch(() => undefined);
     if (job && job.attempts >= job.maxAttempts) await fail(message).catch(() => undefined);
     else await setState({ lastError: message }).catch(() => undefined);
     throw err;

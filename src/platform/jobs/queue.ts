@@ -1,7 +1,9 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { type Ctx, executeJob, type Platform } from '../core/context.ts';
+import { executeJob } from '../core/context.ts';
 import { rowsOf, type Tx } from '../core/db/database.ts';
+import type { Ctx, Platform } from '../core/declarations.ts';
 import { LeaseLost, Stopping } from '../core/lease.ts';
+import type { JobState, JobStatus, Jobs } from '../core/ports.ts';
 import { Pump } from '../core/pump.ts';
 import { jobs } from './tables.ts';
 
@@ -12,21 +14,6 @@ import { jobs } from './tables.ts';
 // again). A claim is identified by the job's attempt number, which every claim increments: renewals
 // and the completion match it, so a worker whose lease was taken over commits nothing.
 
-export type JobState = 'queued' | 'running' | 'done' | 'failed';
-
-export interface JobStatus {
-  id: string;
-  tenant: string;
-  kind: string;
-  state: JobState;
-  attempts: number;
-  maxAttempts: number;
-  lastError: string | null;
-  result: unknown;
-  createdAt: string;
-  finishedAt: string | null;
-}
-
 interface ClaimedJob {
   id: string;
   tenant: string;
@@ -36,7 +23,7 @@ interface ClaimedJob {
   max_attempts: number;
 }
 
-export class JobQueue {
+export class JobQueue implements Jobs {
   private platform: Platform | undefined;
   private readonly pump: Pump;
   /** Aborted by stop(): a running job that can resume later stops at its next safe point. */

@@ -14,7 +14,8 @@ import {
 import { drizzle } from 'drizzle-orm/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../errors.ts';
-import { compileFilter, compileOrderBy, type FilterFields, MAX_FILTER_LENGTH } from './filter.ts';
+import type { FilterFields } from './fields.ts';
+import { compileFilter, compileOrderBy, MAX_FILTER_LENGTH } from './filter.ts';
 
 const pessoa = pgTable('pessoa', {
   id: uuid('id').primaryKey(),

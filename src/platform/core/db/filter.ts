@@ -2,6 +2,7 @@ import { asc, desc, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { errors } from '../errors.ts';
 import { MAX_INTEGER } from '../storable.ts';
+import type { FilterField, FilterFields } from './fields.ts';
 import { integerLimit, isDate, isDateTime, isUuid } from './literals.ts';
 import { escapeLike } from './search.ts';
 
@@ -9,13 +10,6 @@ import { escapeLike } from './search.ts';
 // `GET .../entities/<e>`. A tokenizer, a recursive-descent parser to a small AST, and a compiler
 // from that AST to drizzle SQL. Every literal becomes a bound parameter; column references come
 // only from the declared fields, so no text of the expression ever reaches the SQL itself.
-
-export type FieldType = 'string' | 'number' | 'integer' | 'boolean' | 'date' | 'datetime' | 'uuid';
-export interface FilterField {
-  column: SQL | AnyPgColumn;
-  type: FieldType;
-}
-export type FilterFields = Record<string, FilterField>;
 
 export const MAX_FILTER_LENGTH = 4000;
 const MAX_DEPTH = 32;

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Ctx } from '../context.ts';
+import type { Ctx } from '../declarations.ts';
 import { ApiError } from '../errors.ts';
 
 /**

@@ -1,4 +1,15 @@
-import { bigint, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { tenantColumn, tenantIsolation } from './tenancy.ts';
 
 /**
@@ -18,3 +29,23 @@ export const idCounters = pgTable(
   },
   (t) => [primaryKey({ columns: [t.tenant, t.name] }), tenantIsolation(t.tenant)],
 );
+
+/** The tenants (the platform's own table: row-level security on, with no policy for the application role). */
+export const tenants = pgTable(
+  'tenants',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    /** `standard` tenants may call every service; `light` (light-panel) tenants only their permissions. */
+    edition: text('edition').notNull().default('standard'),
+    licenseLocked: boolean('license_locked').notNull().default(false),
+    licenseChangedAt: timestamp('license_changed_at', { withTimezone: true }),
+    licenseChangedBy: text('license_changed_by'),
+    /** Service resources (`domain/service`) a light-panel tenant may call, recomputed by updateLicenses. */
+    permissions: jsonb('permissions').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+    permissionsUpdatedAt: timestamp('permissions_updated_at', { withTimezone: true }),
+    timeZone: text('time_zone').notNull().default('America/Sao_Paulo'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('tenants_name_key').on(t.name)],
+).enableRLS();

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { Ctx } from '../../../platform/core/context.ts';
 import type { TenantTable } from '../../../platform/core/db/store.ts';
+import type { Ctx } from '../../../platform/core/declarations.ts';
 import { defineEntity } from '../../../platform/core/entity.ts';
 import { DateOnly, Double, Enum, Int64, Type } from '../../../platform/core/schema.ts';
 import { E } from './errors.ts';

@@ -3,7 +3,7 @@ import { getTableConfig, type PgTable } from 'drizzle-orm/pg-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, testApp } from '../../../../test/harness.ts';
 import { importFile as runImport, upload } from '../../../../test/transfers.ts';
-import type { Operation } from '../../../platform/core/registry.ts';
+import type { Operation } from '../../../platform/core/declarations.ts';
 import { compile } from '../../../platform/core/validation.ts';
 import { comCall } from './fixtures.ts';
 import { comumImports } from './imports.ts';

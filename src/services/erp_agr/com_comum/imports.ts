@@ -1,5 +1,6 @@
 import type { TObject } from 'typebox';
-import { type ImportTarget, importTargetOf } from '../../../platform/core/import-target.ts';
+import { importTargetOf } from '../../../platform/core/entity.ts';
+import type { ImportTarget } from '../../../platform/core/import-target.ts';
 import { Type } from '../../../platform/core/schema.ts';
 import {
   condicaoPagamento as condicaoPagamentoEntity,

@@ -1,6 +1,6 @@
 import { and, asc, count, eq, or, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { Ctx } from '../../../platform/core/context.ts';
+import type { Ctx } from '../../../platform/core/declarations.ts';
 import { query } from '../../../platform/core/registry.ts';
 import { Int64, type Static, Type } from '../../../platform/core/schema.ts';
 import { E } from './errors.ts';

@@ -21,7 +21,7 @@ import type * as S from './schemas.ts';
 
 // erp_agr/com_comum's tables (docs/com_comum.md). Property names are the JSON field names: the
 // queries, the entity engine and the imports all read them. Every table has an int64 surrogate id
-// numbered per tenant (primary key (tenant, id), platform/db/keys.ts) and a unique index on
+// numbered per tenant (primary key (tenant, id), platform/core/db/keys.ts) and a unique index on
 // (tenant, natural key); references between these tables are natural codes (filial.codigoEmpresa,
 // cidade.siglaEstado), so each import is a plain upsert with no lookups.
 

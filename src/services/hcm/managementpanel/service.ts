@@ -1,4 +1,4 @@
-import type { Ctx } from '../../../platform/core/context.ts';
+import type { Ctx } from '../../../platform/core/declarations.ts';
 import { defineErrors } from '../../../platform/core/errors.ts';
 import { action, defineService, signal } from '../../../platform/core/registry.ts';
 import { Type } from '../../../platform/core/schema.ts';

@@ -1,5 +1,5 @@
-import type { Session } from '../../../platform/auth/credentials.ts';
 import { errors } from '../../../platform/core/errors.ts';
+import type { Session } from '../../../platform/core/ports.ts';
 import { action, defineService } from '../../../platform/core/registry.ts';
 import { Type } from '../../../platform/core/schema.ts';
 import { standardOperations } from '../../../platform/core/standard.ts';

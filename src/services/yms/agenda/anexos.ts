@@ -1,8 +1,8 @@
 import { and, desc, eq, isNotNull, sql } from 'drizzle-orm';
-import type { BlobInfo } from '../../../platform/blobs/store.ts';
 import { blobs } from '../../../platform/blobs/tables.ts';
-import type { Ctx } from '../../../platform/core/context.ts';
+import type { Ctx } from '../../../platform/core/declarations.ts';
 import { defineEntity } from '../../../platform/core/entity.ts';
+import type { BlobInfo } from '../../../platform/core/ports.ts';
 import { query } from '../../../platform/core/registry.ts';
 import { DateTime, Int64, type TSchema, Type } from '../../../platform/core/schema.ts';
 import { E } from './errors.ts';

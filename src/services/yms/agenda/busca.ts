@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, gte, inArray, lt, lte, or, type SQL, sql } from 'drizzle-orm';
-import type { Ctx } from '../../../platform/core/context.ts';
 import { containsText } from '../../../platform/core/db/search.ts';
+import type { Ctx } from '../../../platform/core/declarations.ts';
 import { action, query } from '../../../platform/core/registry.ts';
 import { DateTime, Enum, Int64, Type } from '../../../platform/core/schema.ts';
 import { agenda as agendaEntity } from './entities.ts';

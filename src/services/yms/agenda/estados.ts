@@ -1,9 +1,8 @@
 import { eq } from 'drizzle-orm';
-import type { Ctx } from '../../../platform/core/context.ts';
 import { inSavepoint } from '../../../platform/core/db/savepoint.ts';
+import type { Ctx, SubscriptionDeclaration } from '../../../platform/core/declarations.ts';
 import { ApiError } from '../../../platform/core/errors.ts';
 import type { EventRecord } from '../../../platform/core/outbox.ts';
-import type { SubscriptionDeclaration } from '../../../platform/core/registry.ts';
 import { action } from '../../../platform/core/registry.ts';
 import { Type } from '../../../platform/core/schema.ts';
 import { agenda as agendaEntity } from './entities.ts';

@@ -1,5 +1,5 @@
 import { and, count, eq, gte, lt, ne, type SQL, sql } from 'drizzle-orm';
-import type { Ctx } from '../../../platform/core/context.ts';
+import type { Ctx } from '../../../platform/core/declarations.ts';
 import { query } from '../../../platform/core/registry.ts';
 import { DateOnly, DateTime, Enum, Int64, type Static, Type } from '../../../platform/core/schema.ts';
 import { E } from './errors.ts';

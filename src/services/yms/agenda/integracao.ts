@@ -1,7 +1,6 @@
 import { eq } from 'drizzle-orm';
-import type { Ctx } from '../../../platform/core/context.ts';
 import { inSavepoint } from '../../../platform/core/db/savepoint.ts';
-import type { JobDeclaration } from '../../../platform/core/registry.ts';
+import type { Ctx, JobDeclaration } from '../../../platform/core/declarations.ts';
 import { action } from '../../../platform/core/registry.ts';
 import { Enum, Type } from '../../../platform/core/schema.ts';
 import { agenda as agendaEntity } from './entities.ts';

@@ -1,5 +1,5 @@
 import { and, eq, isNull, ne, or, type SQL } from 'drizzle-orm';
-import type { Ctx } from '../../../platform/core/context.ts';
+import type { Ctx } from '../../../platform/core/declarations.ts';
 import { query } from '../../../platform/core/registry.ts';
 import { Int64, Type } from '../../../platform/core/schema.ts';
 import { type Ocupantes, travarVeiculoMotorista } from '../patio/travas.ts';

@@ -1,7 +1,7 @@
 import { and, count, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { Ctx } from '../../../platform/core/context.ts';
-import { defineEntity, type EntityRow } from '../../../platform/core/entity.ts';
+import type { Ctx, EntityRow } from '../../../platform/core/declarations.ts';
+import { defineEntity } from '../../../platform/core/entity.ts';
 import { action, query } from '../../../platform/core/registry.ts';
 import { Enum, NoInput, Record as Registro, Type } from '../../../platform/core/schema.ts';
 import { E } from './errors.ts';

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import type { Ctx } from '../../../platform/core/context.ts';
+import type { Ctx } from '../../../platform/core/declarations.ts';
 import { E } from './errors.ts';
 import { quem } from './states.ts';
 import { preAgenda, preAgendaLog } from './tables.ts';

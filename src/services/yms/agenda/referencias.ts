@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import type { Ctx } from '../../../platform/core/context.ts';
+import type { Ctx } from '../../../platform/core/declarations.ts';
 import { E } from './errors.ts';
 import { externalTenant, tipoAgendamento as tipoTable } from './tables.ts';
 

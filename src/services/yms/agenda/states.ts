@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
-import type { Ctx } from '../../../platform/core/context.ts';
 import { rowsOf } from '../../../platform/core/db/database.ts';
+import type { Ctx } from '../../../platform/core/declarations.ts';
 import { E } from './errors.ts';
 import { agenda, agendaHistorico } from './tables.ts';
 

@@ -1,5 +1,5 @@
 import { eq, ilike, or } from 'drizzle-orm';
-import type { Ctx } from '../../../platform/core/context.ts';
+import type { Ctx } from '../../../platform/core/declarations.ts';
 import { defineErrors } from '../../../platform/core/errors.ts';
 import { action, query } from '../../../platform/core/registry.ts';
 import { DateOnly, Enum, Int64, Type } from '../../../platform/core/schema.ts';

@@ -1,6 +1,6 @@
 import { and, asc, eq, ilike, or, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { Ctx } from '../../../platform/core/context.ts';
+import type { Ctx } from '../../../platform/core/declarations.ts';
 import { query } from '../../../platform/core/registry.ts';
 import { Record, Type } from '../../../platform/core/schema.ts';
 import { escapeLike } from './common.ts';

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, isNull, type SQL } from 'drizzle-orm';
-import type { Ctx } from '../../../platform/core/context.ts';
+import type { Ctx, JobDeclaration } from '../../../platform/core/declarations.ts';
 import { defineEntity } from '../../../platform/core/entity.ts';
-import { action, event, type JobDeclaration, query } from '../../../platform/core/registry.ts';
+import { action, event, query } from '../../../platform/core/registry.ts';
 import { DateTime, Enum, Int64, Record as SpecRecord, Type } from '../../../platform/core/schema.ts';
 import { SIGNATURE_HEADER, sign, TIMESTAMP_HEADER } from '../../../platform/events/signature.ts';
 import { E } from './errors.ts';

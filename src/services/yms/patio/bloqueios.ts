@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import type { Ctx } from '../../../platform/core/context.ts';
+import type { Ctx } from '../../../platform/core/declarations.ts';
 import { errors } from '../../../platform/core/errors.ts';
 import { action } from '../../../platform/core/registry.ts';
 import { Type } from '../../../platform/core/schema.ts';

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import type { Ctx } from '../../../platform/core/context.ts';
+import type { Ctx } from '../../../platform/core/declarations.ts';
 import { defineEntity } from '../../../platform/core/entity.ts';
 import { Int64, Type } from '../../../platform/core/schema.ts';
 import { rotinaConhecida } from './automacao.ts';

@@ -1,4 +1,4 @@
-import type { Ctx } from '../../../platform/core/context.ts';
+import type { Ctx } from '../../../platform/core/declarations.ts';
 import { Type } from '../../../platform/core/schema.ts';
 
 // Small helpers every part of yms/patio shares.

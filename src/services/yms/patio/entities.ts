@@ -1,8 +1,8 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { Ctx } from '../../../platform/core/context.ts';
 import type { TenantTable } from '../../../platform/core/db/store.ts';
-import { defineEntity, type EntityRow } from '../../../platform/core/entity.ts';
+import type { Ctx, EntityRow } from '../../../platform/core/declarations.ts';
+import { defineEntity } from '../../../platform/core/entity.ts';
 import { DateOnly, DateTime, Enum, Int64, type TSchema, Type } from '../../../platform/core/schema.ts';
 import { Id, Str } from './common.ts';
 import { E } from './errors.ts';

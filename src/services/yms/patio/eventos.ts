@@ -1,6 +1,6 @@
 import { and, desc, eq, isNull } from 'drizzle-orm';
-import type { Ctx } from '../../../platform/core/context.ts';
 import { inSavepoint } from '../../../platform/core/db/savepoint.ts';
+import type { Ctx } from '../../../platform/core/declarations.ts';
 import { event, query } from '../../../platform/core/registry.ts';
 import { DateTime, Record as SpecRecord, type Static, Type } from '../../../platform/core/schema.ts';
 import { exigirForaDeAgenda } from './agendas.ts';

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
-import type { Ctx } from '../../../platform/core/context.ts';
+import type { Ctx } from '../../../platform/core/declarations.ts';
 import { DateTime, Enum, Record as SpecRecord, Type } from '../../../platform/core/schema.ts';
 import { quem } from './common.ts';
 import { E } from './errors.ts';

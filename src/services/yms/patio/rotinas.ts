@@ -1,6 +1,6 @@
 import { and, count, eq, isNull } from 'drizzle-orm';
-import type { Ctx } from '../../../platform/core/context.ts';
 import { inSavepoint } from '../../../platform/core/db/savepoint.ts';
+import type { Ctx } from '../../../platform/core/declarations.ts';
 import { ApiError } from '../../../platform/core/errors.ts';
 import { E } from './errors.ts';
 import {

@@ -21,7 +21,7 @@ import { entityColumns } from '../../../platform/core/entity.ts';
 // yms/patio's tables (docs/patio.md "The yard model"). Property names are the JSON field names:
 // the entity engine and the queries read them. Ids are UUIDs (DESIGN.md "Time, ids, text"); every
 // table has a unique index on (tenant, natural key) and indexes on the columns filtered or sorted.
-// Every reference is (tenant, ref) → (tenant, id) (platform/db/keys.ts): the entity hooks check
+// Every reference is (tenant, ref) → (tenant, id) (platform/core/db/keys.ts): the entity hooks check
 // references first and answer 422 naming the field; behind them, the composite foreign key holds a
 // row to its own tenant's rows (a foreign key check does not see row-level security).
 

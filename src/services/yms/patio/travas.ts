@@ -1,5 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
-import type { Ctx } from '../../../platform/core/context.ts';
+import type { Ctx } from '../../../platform/core/declarations.ts';
 
 // The lock of a vehicle's and a driver's running state, published by yms/patio (the owner of
 // vehicles and drivers) for every path that puts one of them to work: yms/agenda's

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, ilike, type SQL } from 'drizzle-orm';
-import type { Ctx } from '../../../platform/core/context.ts';
+import type { Ctx } from '../../../platform/core/declarations.ts';
 import { action, query } from '../../../platform/core/registry.ts';
 import { Enum, Int64, Type } from '../../../platform/core/schema.ts';
 import { compact, escapeLike } from './common.ts';

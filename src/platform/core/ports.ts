@@ -1,0 +1,141 @@
+import type { Readable } from 'node:stream';
+import type { Caller, Scope } from './caller.ts';
+import type { Tx } from './db/database.ts';
+import type { EventRecord } from './outbox.ts';
+
+// What the core needs of the runtimes around it, as interfaces (docs/platform.md "Layers"): a
+// handler's context and the runtimes beside each other reach credentials, jobs, blobs, events and
+// the service documents only through these. The runtimes implement them (auth/credentials.ts,
+// jobs/queue.ts, blobs/store.ts, events/dispatcher.ts, http/bridge.ts); app.ts wires them together.
+
+// ── credentials (auth/) ──────────────────────────────────────────────────────────────────────
+
+export interface IssuedKey {
+  id: string;
+  tenant: string;
+  scope: Scope;
+  subject: string | null;
+  accessKey: string;
+  secret: string;
+  apiKey: string;
+}
+
+export interface KeyInfo {
+  id: string;
+  tenant: string;
+  accessKey: string;
+  scope: Scope;
+  subject: string | null;
+  description: string | null;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+export interface Session {
+  tenant: string;
+  accessToken: string;
+  refreshToken: string;
+  expiresIn: number;
+  scope: Scope;
+}
+
+export interface Verified {
+  tenant: string;
+  caller: Caller;
+  /** Access-token expiry in ms since epoch; keys do not expire. */
+  expiresAt: number | undefined;
+}
+
+/** API keys and bearer tokens: issued, verified, revoked. */
+export interface Credentials {
+  createKey(tenant: string, scope: Scope, description?: string, subject?: string): Promise<IssuedKey>;
+  listKeys(tenant: string): Promise<KeyInfo[]>;
+  revokeKey(tenant: string, accessKey: string): Promise<void>;
+  /** The caller of an `Authorization` header, or undefined when it proves nothing. */
+  verify(header: string): Promise<Verified | undefined>;
+  login(tenant: string, accessKey: string, secret: string): Promise<Session>;
+  refresh(tenant: string, refreshToken: string): Promise<Session>;
+  logout(sessionId: string): Promise<void>;
+}
+
+// ── jobs (jobs/) ─────────────────────────────────────────────────────────────────────────────
+
+export type JobState = 'queued' | 'running' | 'done' | 'failed';
+
+export interface JobStatus {
+  id: string;
+  tenant: string;
+  kind: string;
+  state: JobState;
+  attempts: number;
+  maxAttempts: number;
+  lastError: string | null;
+  result: unknown;
+  createdAt: string;
+  finishedAt: string | null;
+}
+
+/** The durable queue behind signals, imports and exports. */
+export interface Jobs {
+  /** Inserts a job in `tx`: it exists exactly if that transaction commits. */
+  enqueue(
+    tx: Tx,
+    tenant: string,
+    kind: string,
+    payload: unknown,
+    options?: { runAt?: Date; maxAttempts?: number },
+  ): Promise<string>;
+  status(tenant: string, id: string): Promise<JobStatus | undefined>;
+  /** Something was enqueued: look now rather than at the next poll. */
+  wake(): void;
+}
+
+// ── blobs (blobs/) ───────────────────────────────────────────────────────────────────────────
+
+export interface BlobInfo {
+  key: string;
+  size: number;
+  sha256: string;
+  contentType: string;
+  uploadedAt: string;
+}
+
+export type BlobOp = 'get' | 'put';
+
+export interface SignedUrl {
+  url: string;
+  expiresAt: string;
+}
+
+/** Attachments and files, by key within a tenant, reached through signed URLs. */
+export interface Blobs {
+  sign(tenant: string, key: string, op: BlobOp, expiresInSeconds?: number, maxBytes?: number): SignedUrl;
+  /** Checks a signed URL's query; answers the most bytes an upload may have. */
+  verify(tenant: string, key: string, op: BlobOp, query: Record<string, string | undefined>): number;
+  write(
+    tenant: string,
+    key: string,
+    body: Readable,
+    contentType: string,
+    maxBytes?: number,
+  ): Promise<BlobInfo>;
+  stat(tenant: string, key: string): Promise<BlobInfo | undefined>;
+  open(tenant: string, key: string): Promise<{ info: BlobInfo; stream: Readable }>;
+}
+
+// ── events (events/) ─────────────────────────────────────────────────────────────────────────
+
+export type EventHandler = (event: EventRecord) => Promise<void> | void;
+
+/** Delivery of the outbox: woken after a commit appended to it. */
+export interface Events {
+  wake(): void;
+  /** Calls `handler` for each published event whose topic matches `pattern`; answers the unsubscribe. */
+  subscribe(pattern: string, handler: EventHandler, options?: { name?: string }): () => void;
+}
+
+// ── service documents (http/) ────────────────────────────────────────────────────────────────
+
+export type MetadataFormat = 'swagger' | 'openapi';
+/** Each service's generated Swagger 2.0 / OpenAPI 3 document. */
+export type MetadataProvider = (serviceId: string, format: MetadataFormat) => Record<string, unknown>;
