@@ -45,7 +45,7 @@ function operation<I extends TSchema, O extends TSchema>(
     subjects: options.subjects ?? [],
     anonymous: options.anonymous ?? false,
     deprecated: options.deprecated ?? false,
-    transaction: options.transaction ?? 'tenant',
+    transaction: options.transaction ?? (kind === 'queries' ? 'reads' : 'tenant'),
     description: options.description,
     input: options.input,
     output: options.output,

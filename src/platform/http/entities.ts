@@ -54,7 +54,9 @@ export function registerEntities(
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
         const { tenant, caller } = request.ponte!;
         const invocation = { tenant, caller, requestId: request.id, log: request.log };
-        const result = await run(parts.platform, service, 'tenant', invocation, (ctx) => work(ctx, request));
+        // A GET only reads: no BEGIN or COMMIT on a server (docs/platform.md, "Storage and tenant isolation").
+        const mode = method === 'GET' ? 'reads' : 'tenant';
+        const result = await run(parts.platform, service, mode, invocation, (ctx) => work(ctx, request));
         if (result.total !== undefined) reply.header(TOTAL_COUNT_HEADER, String(result.total));
         return result.body === undefined ? reply.code(200).send() : reply.code(200).send(result.body);
       },

@@ -1,12 +1,13 @@
 import { and, eq, type SQL } from 'drizzle-orm';
-import type { PgColumn, PgTable, PgUpdateSetSource } from 'drizzle-orm/pg-core';
-import type { Tx } from './database.ts';
+import type { PgTable, PgUpdateSetSource } from 'drizzle-orm/pg-core';
+import type { Statement, Values } from './statement.ts';
+import type { TenantTable, Tx } from './types.ts';
 
 // The store layer: every read and write of a tenant-owned table goes through here, which adds the
 // tenant to the WHERE clause and to inserted rows in this one place. Row-level security (tenancy.ts)
 // is the second wall behind it.
 
-export type TenantTable = PgTable & { tenant: PgColumn };
+export type { TenantTable } from './types.ts';
 
 export class Store {
   constructor(
@@ -27,6 +28,14 @@ export class Store {
       .from(table as PgTable)
       .where(this.scope(table, where));
     return (options.forUpdate ? query.for('update') : query) as unknown as Promise<T['$inferSelect'][]>;
+  }
+
+  /**
+   * Runs a statement built once (statement.ts) with `values`, the tenant being this store's: the
+   * statement's `scope(...)` conditions read it.
+   */
+  run<R>(statement: Statement<R>, values: Values = {}): Promise<R> {
+    return statement.run(this.tx, { ...values, tenant: this.tenant });
   }
 
   insert<T extends TenantTable>(table: T, rows: Omit<T['$inferInsert'], 'tenant'>[]) {

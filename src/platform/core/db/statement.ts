@@ -1,0 +1,117 @@
+import { and, eq, is, type Placeholder, type SQL, sql } from 'drizzle-orm';
+import { drizzle as drizzlePg, NodePgSession } from 'drizzle-orm/node-postgres';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import type pg from 'pg';
+import type { Db, TenantTable, Tx } from './types.ts';
+
+// Statements built once per process, not per request (docs/performance.md: drizzle building a query
+// was a fifth of a request's CPU). A statement is declared at module level with a name and a
+// function that builds its drizzle query from placeholders; on first use on an engine it is built
+// and prepared, and every later run only binds its values. On PostgreSQL it is a named prepared
+// statement: pg parses it once per connection, and the server keeps its plan. Row-level security
+// still applies (the server re-checks a cached plan against the role it runs as; the tenant
+// setting is read when the statement executes).
+
+export type Values = Record<string, unknown>;
+
+interface Runnable<R> {
+  execute(values?: Values): Promise<R>;
+}
+
+/** A drizzle query that can be prepared: a select, an insert/update/delete (with or without returning). */
+export interface Preparable<R> {
+  prepare(name: string): Runnable<R>;
+}
+
+/** What a statement's builder gets. */
+export interface Builder {
+  /** A drizzle database to build the query with (it runs nothing). */
+  db: Db;
+  /** The value of `name`, given when the statement runs. */
+  param(name: string): Placeholder;
+  /**
+   * The tenant's rows of `table` (the store's condition, `Store.scope`), joined with `where`: the
+   * tenant is the value `tenant`, which `Store.run` fills in from its own tenant.
+   */
+  scope(table: TenantTable, where?: SQL): SQL;
+  /** A raw SQL statement (values as `param(...)`), prepared like the rest; it answers pg's result (`rows`). */
+  raw(query: SQL): Preparable<{ rows: Record<string, unknown>[] }>;
+}
+
+type Engine = 'postgres' | 'pglite';
+
+/** Building runs nothing: the builder's database has no connection. */
+class NoConnection {
+  query(): never {
+    throw new Error('a statement builder cannot run queries');
+  }
+}
+
+const builders: Partial<Record<Engine, Builder>> = {};
+
+function builderFor(engine: Engine): Builder {
+  const existing = builders[engine];
+  if (existing) return existing;
+  const db = (engine === 'postgres'
+    ? drizzlePg(new NoConnection() as unknown as pg.Pool)
+    : drizzlePglite(new NoConnection() as never)) as unknown as Db;
+  const internals = db as unknown as {
+    session: {
+      prepareQuery(query: unknown, fields: undefined, name: string, arrayMode: boolean): Runnable<never>;
+    };
+    dialect: { sqlToQuery(query: SQL): unknown };
+  };
+  const builder: Builder = {
+    db,
+    param: (name) => sql.placeholder(name),
+    scope: (table, where) => {
+      const own = eq(table.tenant, sql.placeholder('tenant'));
+      return where ? (and(own, where) as SQL) : own;
+    },
+    raw: (query) => ({
+      prepare: (name) =>
+        internals.session.prepareQuery(internals.dialect.sqlToQuery(query), undefined, name, false),
+    }),
+  };
+  builders[engine] = builder;
+  return builder;
+}
+
+const names = new Set<string>();
+
+export class Statement<R> {
+  private readonly prepared: Partial<Record<Engine, Runnable<R>>> = {};
+
+  constructor(
+    /** The prepared statement's name on the server: unique in the process. */
+    readonly name: string,
+    private readonly build: (b: Builder) => Preparable<R>,
+  ) {}
+
+  /** Runs in `tx` (a transaction of either engine) with `values` for its placeholders. */
+  run(tx: Tx, values: Values): Promise<R> {
+    const session = (tx as unknown as { session: { client: unknown } }).session;
+    const engine: Engine = is(session, NodePgSession) ? 'postgres' : 'pglite';
+    const prepared = this.prepared[engine] ?? this.prepare(engine);
+    // The prepared query, bound to this transaction's connection for this run only.
+    const bound = Object.create(prepared) as Runnable<R> & { client: unknown };
+    bound.client = session.client;
+    return bound.execute(values);
+  }
+
+  private prepare(engine: Engine): Runnable<R> {
+    const prepared = this.build(builderFor(engine)).prepare(this.name);
+    this.prepared[engine] = prepared;
+    return prepared;
+  }
+}
+
+/**
+ * Declares a statement (at module level): `name` must be unique in the process, as PostgreSQL
+ * names prepared statements per connection and pg refuses one name for two texts.
+ */
+export function statement<R>(name: string, build: (b: Builder) => Preparable<R>): Statement<R> {
+  if (names.has(name)) throw new Error(`statement ${name} is declared twice`);
+  names.add(name);
+  return new Statement(name, build);
+}
