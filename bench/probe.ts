@@ -1,4 +1,5 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { statement } from '../src/platform/core/db/statement.ts';
 import { errors } from '../src/platform/core/errors.ts';
 import { defineService, query } from '../src/platform/core/registry.ts';
 import { Type } from '../src/platform/core/schema.ts';
@@ -6,6 +7,28 @@ import { integrationEntities } from '../src/services/hcm/platform_integration/ta
 
 // A bench-only service (never registered in src/services): one query that reads one saved entity
 // through the store layer, the smallest realistic operation to set against the same SQL on raw pg.
+// `getEntity` runs a statement built once (as the services' hot paths do); `getEntityBuilt` builds
+// the same query with drizzle on every request, to show what building costs.
+
+const byId = (id: string | SQLWrapper) =>
+  and(
+    eq(integrationEntities.serviceName, 'hr'),
+    eq(integrationEntities.collectionName, 'employee'),
+    eq(integrationEntities.entityId, id),
+  ) as SQL;
+
+const entityById = statement('bench.probe.getEntity', (b) =>
+  b.db
+    .select()
+    .from(integrationEntities)
+    .where(b.scope(integrationEntities, byId(b.param('id')))),
+);
+
+const output = Type.Object({
+  id: Type.String(),
+  className: Type.String(),
+  data: Type.Record(Type.String(), Type.Unknown()),
+});
 
 export const benchService = defineService({
   domain: 'bench',
@@ -17,20 +40,19 @@ export const benchService = defineService({
     getEntity: query({
       description: 'One entity of hr/employee saved by integrationSaveBatch',
       input: Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }) }),
-      output: Type.Object({
-        id: Type.String(),
-        className: Type.String(),
-        data: Type.Record(Type.String(), Type.Unknown()),
-      }),
+      output,
       handler: async (ctx, input) => {
-        const [row] = await ctx.store.select(
-          integrationEntities,
-          and(
-            eq(integrationEntities.serviceName, 'hr'),
-            eq(integrationEntities.collectionName, 'employee'),
-            eq(integrationEntities.entityId, input.id),
-          ),
-        );
+        const [row] = await ctx.store.run(entityById, { id: input.id });
+        if (!row) throw errors.notFound(`Entity ${input.id} not found`);
+        return { id: row.entityId, className: row.className, data: row.data as Record<string, unknown> };
+      },
+    }),
+    getEntityBuilt: query({
+      description: 'The same, with the query built by drizzle on every request',
+      input: Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }) }),
+      output,
+      handler: async (ctx, input) => {
+        const [row] = await ctx.store.select(integrationEntities, byId(input.id));
         if (!row) throw errors.notFound(`Entity ${input.id} not found`);
         return { id: row.entityId, className: row.className, data: row.data as Record<string, unknown> };
       },

@@ -45,6 +45,7 @@ const TENANT = 'bench';
 const ADMIN_TOKEN = 'bench';
 const ROWS = 1000;
 const QUERY_PATH = `/t/${TENANT}/bridge/1.0/rest/bench/probe/queries/getEntity`;
+const BUILT_PATH = `/t/${TENANT}/bridge/1.0/rest/bench/probe/queries/getEntityBuilt`;
 const HEALTH_PATH = `/t/${TENANT}/bridge/1.0/rest/hcm/platform_integration/queries/healthcheck`;
 
 /** Groups of scenarios; `BENCH_ONLY=entities,imports` runs only those (all by default). */
@@ -242,6 +243,7 @@ async function bridge(
   console.log(`seeded ${ROWS} integration_entities rows for tenant ${TENANT}`);
 
   await verify('Ponte getEntity', `${ponte}${QUERY_PATH}`, auth);
+  await verify('Ponte getEntityBuilt', `${ponte}${BUILT_PATH}`, auth);
   const health = await post(`${ponte}${HEALTH_PATH}`, {}, auth);
   if (health.status !== 200 || (health.json as { status?: string }).status !== 'UP')
     throw new Error(`healthcheck answered ${health.status} ${health.text}`);
@@ -261,6 +263,12 @@ async function bridge(
       await server.close();
     }
   };
+  const a2 = await bridgeScenario(
+    '(a2) Ponte bridge, the same read built by drizzle per request',
+    `${ponte}${BUILT_PATH}`,
+    queryBodies,
+    auth,
+  );
   const b = await runBaseline(
     () => bareFastify(expected(500)),
     async (url) => {
@@ -295,12 +303,13 @@ async function bridge(
       `## Results (${CONNECTIONS} connections, ${SECONDS} s per scenario, ${os.availableParallelism()} cores, Node ${process.version}, PostgreSQL ${pgVersion})`,
       '',
       ...TABLE_HEADER,
-      ...[a, b, c, d, e].map(tableRow),
+      ...[a, a2, b, c, d, e].map(tableRow),
       '',
       '| ratio | value |',
       '|---|---:|',
       `| Ponte getEntity req/s ÷ bare Fastify req/s | ${ratio(a.requestsPerSecond, b.requestsPerSecond)} |`,
       `| Ponte getEntity req/s ÷ raw pg req/s | ${ratio(a.requestsPerSecond, c.requestsPerSecond)} |`,
+      `| Ponte getEntity, query built per request (a2) req/s ÷ raw pg req/s | ${ratio(a2.requestsPerSecond, c.requestsPerSecond)} |`,
       `| Ponte getEntity p99 ÷ bare Fastify p99 | ${ratio(a.latencyP99, b.latencyP99)} |`,
       `| Ponte getEntity p99 ÷ raw pg p99 | ${ratio(a.latencyP99, c.latencyP99)} |`,
       `| Ponte healthcheck req/s ÷ bare Fastify req/s | ${ratio(d.requestsPerSecond, b.requestsPerSecond)} |`,
