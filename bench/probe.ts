@@ -17,9 +17,16 @@ const byId = (id: string | SQLWrapper) =>
     eq(integrationEntities.entityId, id),
   ) as SQL;
 
+/** What the answer needs: the columns the raw baseline's SQL reads. */
+const columns = {
+  entityId: integrationEntities.entityId,
+  className: integrationEntities.className,
+  data: integrationEntities.data,
+};
+
 const entityById = statement('bench.probe.getEntity', (b) =>
   b.db
-    .select()
+    .select(columns)
     .from(integrationEntities)
     .where(b.scope(integrationEntities, byId(b.param('id')))),
 );
@@ -52,7 +59,10 @@ export const benchService = defineService({
       input: Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }) }),
       output,
       handler: async (ctx, input) => {
-        const [row] = await ctx.store.select(integrationEntities, byId(input.id));
+        const [row] = await ctx.tx
+          .select(columns)
+          .from(integrationEntities)
+          .where(ctx.store.scope(integrationEntities, byId(input.id)));
         if (!row) throw errors.notFound(`Entity ${input.id} not found`);
         return { id: row.entityId, className: row.className, data: row.data as Record<string, unknown> };
       },
