@@ -31,6 +31,7 @@ import {
 } from './http/errors.ts';
 import { installInputParsing } from './http/input.ts';
 import { LiveStream, registerLiveStream } from './http/live.ts';
+import { logDestination, requestLogController } from './http/request-log.ts';
 import { JobQueue } from './jobs/queue.ts';
 
 // The app factory (STYLE.md "App factory apart from listening"): builds the whole platform and its
@@ -91,7 +92,13 @@ export async function buildApp(options: AppOptions): Promise<App> {
   if (options.migrate !== false) await db.migrate();
 
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel, redact: ['req.headers.authorization'] },
+    logger: options.logger ?? {
+      level: config.logLevel,
+      redact: ['req.headers.authorization'],
+      stream: logDestination(),
+    },
+    // One line per request instead of Fastify's two (http/request-log.ts).
+    logController: requestLogController(),
     bodyLimit: config.bodyLimit,
     exposeHeadRoutes: false,
     requestIdHeader: 'x-request-id',
