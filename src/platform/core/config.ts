@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 
 export interface Config {
@@ -48,6 +49,11 @@ export interface Config {
   leaseSeconds: number;
   /** After SIGTERM/SIGINT, how long a node may finish its work before it releases its leases and exits anyway. */
   shutdownTimeoutMs: number;
+  /**
+   * Processes serving one port (`WORKERS`, default: the machine's cores) on a PostgreSQL server;
+   * the embedded database is one process, so always 1 there (docs/platform.md "Workers").
+   */
+  workers: number;
 }
 
 function int(value: string | undefined, fallback: number, name: string): number {
@@ -74,6 +80,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const dataDir = resolve(overrides.dataDir ?? env.DATA_DIR ?? './data');
   const host = env.HOST ?? '127.0.0.1';
   const port = int(env.PORT, 8080, 'PORT');
+  const databaseUrl = overrides.databaseUrl ?? (env.DATABASE_URL || undefined);
   return {
     host,
     port,
@@ -105,6 +112,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     natsStream: env.NATS_STREAM ?? 'PONTE_EVENTS',
     leaseSeconds: Math.max(1, int(env.LEASE_SECONDS, 10, 'LEASE_SECONDS')),
     shutdownTimeoutMs: int(env.SHUTDOWN_TIMEOUT_MS, 8000, 'SHUTDOWN_TIMEOUT_MS'),
+    workers: databaseUrl ? Math.max(1, int(env.WORKERS, availableParallelism(), 'WORKERS')) : 1,
     ...overrides,
   };
 }
