@@ -9,9 +9,23 @@ import pino from 'pino';
 // batches: pino's asynchronous destination gathers what is logged while a write is in flight, and
 // flushes what is left when the process exits. A closed stdout (EPIPE) stops the logging, nothing else.
 
-/** The logger's destination: standard output, written asynchronously. */
-export function logDestination(): pino.DestinationStream {
-  return pino.destination({ dest: 1, sync: false });
+/** Lines are written once this many bytes wait (about 35 request lines), or every FLUSH_MS. */
+const BATCH_BYTES = 8192;
+const FLUSH_MS = 250;
+
+/**
+ * The logger's destination: standard output, written asynchronously in batches. Under load a write
+ * (a system call, through libuv's thread pool) carries dozens of lines; when traffic is light a line
+ * waits at most FLUSH_MS.
+ */
+export function logDestination(dest: number | string = 1): pino.DestinationStream & { flush(): void } {
+  const destination = pino.destination({ dest, sync: false, minLength: BATCH_BYTES });
+  // SonicBoom's own state: what waits, and whether a write is under way.
+  const state = destination as unknown as { _len: number; _writing: boolean; destroyed: boolean };
+  setInterval(() => {
+    if (state._len > 0 && !state._writing && !state.destroyed) destination.flush();
+  }, FLUSH_MS).unref();
+  return destination;
 }
 
 /** The route's operation, e.g. `yms/patio/queries/buscaVagaLivre`; the route pattern elsewhere. */
