@@ -32,19 +32,29 @@ export interface MergeBatch {
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 /**
- * Merges the batch: one statement per set of properties the rows give (a file's rows usually all
- * give the same), so that a row leaves a column it does not give to its default on insert and as
- * it was on update.
+ * Merges the batch in one statement, or one per set of the given properties that have a column
+ * default (a file's rows usually all give the same). A row that leaves out a column without a
+ * default writes NULL there, as the INSERT it replaces did (DEFAULT, which is NULL for such a
+ * column); one that leaves out a column with a default gets the default on insert and keeps the
+ * column's value on update, so rows are grouped by those.
  */
 export async function mergeBatch(tx: Tx, batch: MergeBatch): Promise<void> {
+  const given = new Set<string>();
   const groups = new Map<string, Array<Record<string, unknown>>>();
   for (const row of batch.rows) {
-    const names = Object.keys(row).sort().join(',');
-    const group = groups.get(names);
+    const withDefault: string[] = [];
+    for (const name of Object.keys(row)) {
+      given.add(name);
+      if (batch.columns[name]!.hasDefault) withDefault.push(name);
+    }
+    const signature = withDefault.sort().join(',');
+    const group = groups.get(signature);
     if (group) group.push(row);
-    else groups.set(names, [row]);
+    else groups.set(signature, [row]);
   }
-  for (const [signature, rows] of groups) await mergeGroup(tx, batch, signature.split(','), rows);
+  const plain = [...given].filter((name) => !batch.columns[name]!.hasDefault).sort();
+  for (const [signature, rows] of groups)
+    await mergeGroup(tx, batch, [...plain, ...(signature ? signature.split(',') : [])], rows);
 }
 
 async function mergeGroup(

@@ -19,6 +19,7 @@ import { importErrors, imports } from './tables.ts';
 
 export const BATCH_SIZE = 1000;
 export const MAX_STORED_ERRORS = 10_000;
+const YIELD_ROWS = 50;
 
 interface RowError {
   row: number;
@@ -304,9 +305,17 @@ export async function runImport({ platform, tenant, importId, signal }: ImportRu
         progress.bytesRead += n;
       }),
     );
+    let sinceYield = 0;
     for await (const item of readRows(source, format, { delimiter: options.separador })) {
       if (item.row <= record.processed) continue;
       lastRow = item.row;
+      // The parser hands over rows it already holds without ever leaving the microtask queue, so
+      // the batch being written would wait, between its statements, for a whole chunk to be parsed:
+      // every YIELD_ROWS rows the loop lets the event loop answer the database.
+      if (++sinceYield === YIELD_ROWS) {
+        sinceYield = 0;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
       if ('error' in item) {
         rowErrors.push({ row: item.row, field: null, message: item.error });
       } else if (validate(item.value)) {
