@@ -1,4 +1,4 @@
-import { and, asc, count, eq, getTableName, type SQL } from 'drizzle-orm';
+import { and, asc, eq, getTableName, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { compileFilter, compileOrderBy } from '../core/db/filter.ts';
 import { type Statement, statement } from '../core/db/statement.ts';
@@ -125,18 +125,14 @@ export class EntityEngine implements EntityOperations {
     ];
     const within = typeof extra === 'function' ? await extra() : extra;
     const conditions = [await this.scoped(ctx, within), filter].filter((c): c is SQL => c !== undefined);
-    const where = ctx.store.scope(this.decl.table, conditions.length ? and(...conditions) : undefined);
-    const [rows, [total]] = await Promise.all([
-      ctx.tx
-        .select()
-        .from(this.decl.table)
-        .where(where)
-        .orderBy(...order)
-        .limit(size)
-        .offset(page * size),
-      ctx.tx.select({ n: count() }).from(this.decl.table).where(where),
-    ]);
-    return { rows: rows.map((r) => this.toEntity(r as Record<string, unknown>)), total: total?.n ?? 0 };
+    const where = conditions.length ? and(...conditions) : undefined;
+    // The page and its count, sent together; each shape of filter is parsed once (core/db/reads.ts).
+    const { rows, total } = await ctx.store.page(this.decl.table, where, {
+      orderBy: order,
+      limit: size,
+      offset: page * size,
+    });
+    return { rows: rows.map((r) => this.toEntity(r)), total };
   }
 
   private who(ctx: Ctx): string {

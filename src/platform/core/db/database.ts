@@ -46,7 +46,13 @@ export class Database {
 
   static async open(options: OpenOptions): Promise<Database> {
     if (options.databaseUrl) {
-      const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+      // Pipeline mode: statements a handler sends at once (a page and its count) are written
+      // together and answered in one round trip (session.ts).
+      const pool = new pg.Pool({
+        connectionString: options.databaseUrl,
+        max: options.poolSize ?? 10,
+        pipeline: true,
+      } as pg.PoolConfig);
       // An idle client's error (server restart) must not crash the process; the pool replaces it.
       pool.on('error', () => {});
       const db = drizzlePg(pool) as unknown as Db;

@@ -1,4 +1,4 @@
-import { and, eq, is, type Placeholder, type SQL, sql } from 'drizzle-orm';
+import { and, Column, eq, fillPlaceholders, is, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import { drizzle as drizzlePg, NodePgSession } from 'drizzle-orm/node-postgres';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import type pg from 'pg';
@@ -77,6 +77,40 @@ function builderFor(engine: Engine): Builder {
   return builder;
 }
 
+interface Queryable {
+  query(config: unknown, values: unknown[]): Promise<{ rows: unknown[] }>;
+}
+
+interface Flat {
+  config: unknown;
+  params: unknown[];
+  keys: string[];
+  decoders: Column[];
+}
+
+/**
+ * What a prepared node-postgres select of plain columns needs to run without drizzle's execute:
+ * its query config (name, text, array rows, drizzle's type parsers), its parameters with their
+ * placeholders, and each column's key and decoder; null for anything else (raw SQL, joins,
+ * computed fields), which drizzle runs as it does.
+ */
+function flatOf(prepared: unknown): Flat | null {
+  const p = prepared as {
+    fields?: Array<{ path: string[]; field: unknown }>;
+    customResultMapper?: unknown;
+    queryConfig?: unknown;
+    params?: unknown[];
+  };
+  if (!p.fields || p.customResultMapper || !p.queryConfig || !p.params) return null;
+  if (!p.fields.every((f) => f.path.length === 1 && is(f.field, Column))) return null;
+  return {
+    config: p.queryConfig,
+    params: p.params,
+    keys: p.fields.map((f) => f.path[0]!),
+    decoders: p.fields.map((f) => f.field as Column),
+  };
+}
+
 const names = new Set<string>();
 
 export class Statement<R> {
@@ -88,20 +122,42 @@ export class Statement<R> {
     private readonly build: (b: Builder) => Preparable<R>,
   ) {}
 
+  /** On a server, a select of plain columns: run and mapped here, without drizzle's per-row checks. */
+  private flat: Flat | null | undefined;
+
   /** Runs in `tx` (a transaction of either engine) with `values` for its placeholders. */
   run(tx: Tx, values: Values): Promise<R> {
     const session = (tx as unknown as { session: { client: unknown } }).session;
     const engine: Engine = is(session, NodePgSession) ? 'postgres' : 'pglite';
     const prepared = this.prepared[engine] ?? this.prepare(engine);
+    if (engine === 'postgres' && this.flat) return this.runFlat(session.client as Queryable, values);
     // The prepared query, bound to this transaction's connection for this run only.
     const bound = Object.create(prepared) as Runnable<R> & { client: unknown };
     bound.client = session.client;
     return bound.execute(values);
   }
 
+  private async runFlat(client: Queryable, values: Values): Promise<R> {
+    const { config, params, keys, decoders } = this.flat!;
+    const { rows } = await client.query(config, fillPlaceholders(params, values) as unknown[]);
+    const out = new Array(rows.length);
+    for (let r = 0; r < rows.length; r++) {
+      const row = rows[r] as unknown[];
+      const mapped: Record<string, unknown> = {};
+      for (let i = 0; i < keys.length; i++) {
+        const value = row[i];
+        mapped[keys[i]!] =
+          value === null || value === undefined ? null : decoders[i]!.mapFromDriverValue(value);
+      }
+      out[r] = mapped;
+    }
+    return out as R;
+  }
+
   private prepare(engine: Engine): Runnable<R> {
     const prepared = this.build(builderFor(engine)).prepare(this.name);
     this.prepared[engine] = prepared;
+    if (engine === 'postgres') this.flat = flatOf(prepared);
     return prepared;
   }
 }

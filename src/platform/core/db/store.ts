@@ -1,5 +1,6 @@
 import { and, eq, type SQL } from 'drizzle-orm';
-import type { PgTable, PgUpdateSetSource } from 'drizzle-orm/pg-core';
+import type { PgColumn, PgTable, PgUpdateSetSource } from 'drizzle-orm/pg-core';
+import { countRows, type RowsOptions, type Source, selectPage, selectRows } from './reads.ts';
 import type { Statement, Values } from './statement.ts';
 import type { TenantTable, Tx } from './types.ts';
 
@@ -15,8 +16,8 @@ export class Store {
     readonly tenant: string,
   ) {}
 
-  /** The tenant condition, joined with `where` when given. */
-  scope(table: TenantTable, where?: SQL): SQL {
+  /** The tenant condition, joined with `where` when given (a tenant table's, or its search view's). */
+  scope(table: { tenant: PgColumn }, where?: SQL): SQL {
     const own = eq(table.tenant, this.tenant);
     return where ? (and(own, where) as SQL) : own;
   }
@@ -28,6 +29,33 @@ export class Store {
       .from(table as PgTable)
       .where(this.scope(table, where));
     return (options.forUpdate ? query.for('update') : query) as unknown as Promise<T['$inferSelect'][]>;
+  }
+
+  /**
+   * The tenant's rows of `source` (a tenant table or a view of one) that `where` selects, in the
+   * order and page asked: for reads whose filters change with every request (reads.ts). Every
+   * column, keyed as `select()` keys them.
+   */
+  rows<R extends Record<string, unknown>>(
+    source: Source & { tenant: PgColumn },
+    where?: SQL,
+    options?: RowsOptions,
+  ): Promise<R[]> {
+    return selectRows<R>(this.tx, source, this.scope(source, where), options);
+  }
+
+  /** A page of the tenant's rows of `source` that `where` selects, and how many there are in all (reads.ts). */
+  page<R extends Record<string, unknown>>(
+    source: Source & { tenant: PgColumn },
+    where: SQL | undefined,
+    options: RowsOptions & { limit: number },
+  ): Promise<{ rows: R[]; total: number }> {
+    return selectPage<R>(this.tx, source, this.scope(source, where), options);
+  }
+
+  /** How many of the tenant's rows of `source` `where` selects (reads.ts). */
+  count(source: Source & { tenant: PgColumn }, where?: SQL): Promise<number> {
+    return countRows(this.tx, source, this.scope(source, where));
   }
 
   /**
