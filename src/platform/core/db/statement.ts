@@ -1,4 +1,4 @@
-import { and, Column, eq, fillPlaceholders, is, type Placeholder, type SQL, sql } from 'drizzle-orm';
+import { and, Column, eq, fillPlaceholders, is, type Placeholder, SQL, sql } from 'drizzle-orm';
 import { drizzle as drizzlePg, NodePgSession } from 'drizzle-orm/node-postgres';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import type pg from 'pg';
@@ -81,11 +81,15 @@ interface Queryable {
   query(config: unknown, values: unknown[]): Promise<{ rows: unknown[] }>;
 }
 
+interface Decoder {
+  mapFromDriverValue(value: unknown): unknown;
+}
+
 interface Flat {
   config: unknown;
   params: unknown[];
   keys: string[];
-  decoders: Column[];
+  decoders: Decoder[];
 }
 
 /**
@@ -102,13 +106,17 @@ function flatOf(prepared: unknown): Flat | null {
     params?: unknown[];
   };
   if (!p.fields || p.customResultMapper || !p.queryConfig || !p.params) return null;
-  if (!p.fields.every((f) => f.path.length === 1 && is(f.field, Column))) return null;
-  return {
-    config: p.queryConfig,
-    params: p.params,
-    keys: p.fields.map((f) => f.path[0]!),
-    decoders: p.fields.map((f) => f.field as Column),
-  };
+  const decoders: Decoder[] = [];
+  for (const { path, field } of p.fields) {
+    if (path.length !== 1) return null;
+    // A column decodes itself; a computed field (count(), sql`...`.mapWith) has its decoder.
+    if (is(field, Column)) decoders.push(field);
+    else if (is(field, SQL)) decoders.push((field as unknown as { decoder: Decoder }).decoder);
+    else if (is(field, SQL.Aliased))
+      decoders.push((field as unknown as { sql: { decoder: Decoder } }).sql.decoder);
+    else return null;
+  }
+  return { config: p.queryConfig, params: p.params, keys: p.fields.map((f) => f.path[0]!), decoders };
 }
 
 const names = new Set<string>();
