@@ -281,6 +281,7 @@ async function bridge(
       '|---|---:|',
       `| Ponte getEntity req/s ÷ bare Fastify req/s | ${ratio(a.requestsPerSecond, b.requestsPerSecond)} |`,
       `| Ponte getEntity req/s ÷ raw pg req/s | ${ratio(a.requestsPerSecond, c.requestsPerSecond)} |`,
+      `| Ponte getEntity server CPU per request ÷ raw pg's | ${ratio(a.serverCpuUsPerRequest, c.serverCpuUsPerRequest)} |`,
       `| Ponte getEntity, query built per request (a2) req/s ÷ raw pg req/s | ${ratio(a2.requestsPerSecond, c.requestsPerSecond)} |`,
       `| Ponte getEntity p99 ÷ bare Fastify p99 | ${ratio(a.latencyP99, b.latencyP99)} |`,
       `| Ponte getEntity p99 ÷ raw pg p99 | ${ratio(a.latencyP99, c.latencyP99)} |`,
