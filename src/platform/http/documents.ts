@@ -70,8 +70,12 @@ export function documentRoot(service: ServiceDeclaration): string {
 
 /** The base URL a request reached the platform at: PUBLIC_URL when configured (a reverse proxy's). */
 export function requestBaseUrl(request: FastifyRequest, config: Config): string {
-  if (config.publicUrlConfigured || !request.host) return config.publicUrl.replace(/\/+$/, '');
-  return `${request.protocol}://${request.host}`;
+  const configured = config.publicUrl.replace(/\/+$/, '');
+  if (config.publicUrlConfigured || !request.host) return configured;
+  const reached = `${request.protocol}://${request.host}`;
+  const url = URL.canParse(reached) ? new URL(reached) : undefined;
+  // A Host header that is no host (`a b`, `x/y`, `u@h`) gets the configured address, not a broken document.
+  return url && url.pathname === '/' && !url.search && !url.hash && !url.username ? url.origin : configured;
 }
 
 type Doc = Record<string, unknown>;

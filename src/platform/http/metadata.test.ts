@@ -115,6 +115,9 @@ describe('getMetadata', () => {
     expect(doc.schemes).toEqual(['http']);
     const openapi = await metadata('hcm/managementpanel', 'openapi', 'api.example.com:8443');
     expect(openapi.servers).toEqual([{ url: 'http://api.example.com:8443/t/acme/bridge/1.0/rest/hcm' }]);
+    // A Host that is no host gives the configured address (PUBLIC_URL's default), not a broken document.
+    const odd = await metadata('hcm/managementpanel', undefined, 'not a host');
+    expect(odd.host).toBe(new URL(t.platform.config.publicUrl).host);
   });
 
   it('gives a configured PUBLIC_URL (a reverse proxy, with its path) over the request host', async () => {
