@@ -6,7 +6,7 @@ import { ExportEventStatus, ImportEventStatus } from '../../../platform/imports/
 import { Type } from '../../../platform/schema.ts';
 import { validate } from '../../../platform/validation.ts';
 import { makePlanta, outboxOf, seed } from '../patio/fixtures.ts';
-import { planta } from '../patio/tables.ts';
+import { planta } from '../patio/tables/plantas.ts';
 import { agendaCall, makeTipo, seedTipos } from './fixtures.ts';
 import { configuracaoAprovacaoAgenda, customTable } from './tables.ts';
 import { TRANSFER_KINDS } from './transferencias.ts';

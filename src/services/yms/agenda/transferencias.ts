@@ -7,7 +7,7 @@ import { exportTargetOf } from '../../../platform/exports/target.ts';
 import { type ImportTarget, type Refusal, refuse } from '../../../platform/imports/target.ts';
 import { Int64, Type } from '../../../platform/schema.ts';
 import { compile, fieldErrors } from '../../../platform/validation.ts';
-import { planta } from '../patio/tables.ts';
+import { planta } from '../patio/tables/plantas.ts';
 import { configuracaoAprovacaoAgendaEntity, MAX_NIVEIS } from './aprovacao.ts';
 import { customTableEntity } from './custom.ts';
 import { E } from './errors.ts';

@@ -36,14 +36,10 @@ import {
   type TipoRotina,
   validarParametros,
 } from './rotinas.ts';
-import {
-  circuito,
-  execucaoCircuito,
-  logRotina,
-  planta,
-  rotina as rotinaTable,
-  sequenciaCircuito,
-} from './tables.ts';
+import { circuito, sequenciaCircuito } from './tables/circuitos.ts';
+import { execucaoCircuito } from './tables/execucoes.ts';
+import { planta } from './tables/plantas.ts';
+import { logRotina, rotina as rotinaTable } from './tables/rotinas.ts';
 
 // The operations of conditions and commands (spec 000 §4.1, §4.3, §6; docs/patio.md "Conditions and
 // commands"): listing them, running them on demand, the tenant's own (entity `rotina`), their log,

@@ -6,12 +6,8 @@ import { rotinaConhecida } from './automacao.ts';
 import { Id, Str } from './common.ts';
 import { mustExist } from './entities.ts';
 import { E } from './errors.ts';
-import {
-  area as areaTable,
-  circuito as circuitoTable,
-  planta as plantaTable,
-  sequenciaCircuito as sequenciaTable,
-} from './tables.ts';
+import { circuito as circuitoTable, sequenciaCircuito as sequenciaTable } from './tables/circuitos.ts';
+import { area as areaTable, planta as plantaTable } from './tables/plantas.ts';
 
 // Circuits (docs/patio.md "Circuits"): a plant's route for one appointment type, an ordered list of
 // sequences, each at an area of that plant. Sequences are a child collection of the circuit

@@ -16,16 +16,10 @@ import {
   patioCall,
   seed,
 } from './fixtures.ts';
-import {
-  area,
-  circuito,
-  motorista,
-  planta,
-  presencaPatio,
-  sequenciaCircuito,
-  vaga,
-  veiculo,
-} from './tables.ts';
+import { circuito, sequenciaCircuito } from './tables/circuitos.ts';
+import { area, planta, vaga } from './tables/plantas.ts';
+import { presencaPatio } from './tables/presencas.ts';
+import { motorista, veiculo } from './tables/veiculos.ts';
 
 // The yard events (spec 000 §4.3, §6; docs/patio.md "Yard events"): a whole truck visit, the
 // inconsistent events that are refused and change nothing, arrival control, the driver change.

@@ -17,7 +17,9 @@ import {
   trocarMotorista,
 } from './execucao.ts';
 import { avaliarCondicaoDaEtapa, avancar, processarEtapa } from './rotinas.ts';
-import { area, controleArea, motorista, planta, presencaPatio, vaga, veiculo } from './tables.ts';
+import { area, planta, vaga } from './tables/plantas.ts';
+import { controleArea, presencaPatio } from './tables/presencas.ts';
+import { motorista, veiculo } from './tables/veiculos.ts';
 import { travarVeiculoMotorista } from './travas.ts';
 import { alocarVaga, liberarVaga } from './vagas.ts';
 

@@ -3,18 +3,15 @@ import type { Ctx } from '../../../platform/context.ts';
 import { DateTime, Enum, Record as SpecRecord, Type } from '../../../platform/schema.ts';
 import { quem } from './common.ts';
 import { E } from './errors.ts';
+import { circuito, sequenciaCircuito } from './tables/circuitos.ts';
 import {
-  area,
-  circuito,
   execucaoCircuito,
   execucaoCircuitoImagem,
   execucaoCircuitoVariavel,
   historicoExecucaoCircuito,
-  motorista,
-  sequenciaCircuito,
-  vaga,
-  veiculo,
-} from './tables.ts';
+} from './tables/execucoes.ts';
+import { area, vaga } from './tables/plantas.ts';
+import { motorista, veiculo } from './tables/veiculos.ts';
 import { travarVeiculoMotorista } from './travas.ts';
 import { vagaDoVeiculoRepetida } from './vagas.ts';
 

@@ -16,7 +16,9 @@ import {
   patioCall,
   seed,
 } from './fixtures.ts';
-import { area, circuito, motorista, planta, sequenciaCircuito, vaga, veiculo } from './tables.ts';
+import { circuito, sequenciaCircuito } from './tables/circuitos.ts';
+import { area, planta, vaga } from './tables/plantas.ts';
+import { motorista, veiculo } from './tables/veiculos.ts';
 
 // Circuit executions (spec 000 §4.1, §4.2; docs/patio.md "Executions"): starting one, its steps and
 // history, the queries over executions, variables and images, the controller in charge, cancelling.

@@ -19,7 +19,9 @@ import {
   SITUACOES,
 } from './execucao.ts';
 import { exigirCondicao, processarEtapa } from './rotinas.ts';
-import { area, circuito, execucaoCircuito, execucaoCircuitoImagem, sequenciaCircuito } from './tables.ts';
+import { circuito, sequenciaCircuito } from './tables/circuitos.ts';
+import { execucaoCircuito, execucaoCircuitoImagem } from './tables/execucoes.ts';
+import { area } from './tables/plantas.ts';
 import { travarVeiculoMotorista } from './travas.ts';
 import { liberarVaga } from './vagas.ts';
 

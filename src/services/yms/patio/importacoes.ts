@@ -17,21 +17,16 @@ import {
   veiculo as veiculoEntity,
 } from './entities.ts';
 import { ACOES_HISTORICO, SITUACOES } from './execucao.ts';
+import { endereco, tipoVeiculo } from './tables/cadastros.ts';
+import { circuito, sequenciaCircuito } from './tables/circuitos.ts';
 import {
-  area,
-  circuito,
-  endereco,
   execucaoCircuito,
   execucaoCircuitoImagem,
   execucaoCircuitoVariavel,
   historicoExecucaoCircuito,
-  motorista,
-  planta,
-  sequenciaCircuito,
-  tipoVeiculo,
-  vaga,
-  veiculo,
-} from './tables.ts';
+} from './tables/execucoes.ts';
+import { area, planta, vaga } from './tables/plantas.ts';
+import { motorista, veiculo } from './tables/veiculos.ts';
 
 // The imports and exports of yms/patio (spec 000 §4.3; docs/patio.md "Imports and exports").
 // Registers (Planta, Area, Vaga, Circuito, SequenciaCircuito, Veiculo, Endereco, TipoVeiculo) go

@@ -17,21 +17,12 @@ import {
   retornarEtapa,
   sequenciasDe,
 } from './execucao.ts';
-import {
-  area,
-  circuito,
-  composicaoVeiculo,
-  execucaoCircuito,
-  execucaoCircuitoVariavel,
-  logRotina,
-  motorista,
-  planta,
-  presencaPatio,
-  rotina,
-  sequenciaCircuito,
-  vaga,
-  veiculo,
-} from './tables.ts';
+import { circuito, sequenciaCircuito } from './tables/circuitos.ts';
+import { execucaoCircuito, execucaoCircuitoVariavel } from './tables/execucoes.ts';
+import { area, planta, vaga } from './tables/plantas.ts';
+import { presencaPatio } from './tables/presencas.ts';
+import { logRotina, rotina } from './tables/rotinas.ts';
+import { composicaoVeiculo, motorista, veiculo } from './tables/veiculos.ts';
 import { alocarVaga, liberarVaga } from './vagas.ts';
 
 // Conditions and commands (docs/patio.md "Conditions and commands"): the built-in set, the
