@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, tableCounts, testApp } from '../../../../test/harness.ts';
 import { verify } from '../../../platform/events/signature.ts';
 import { jobs } from '../../../platform/jobs/tables.ts';
-import { execucaoOf } from './execucao.ts';
+import { execucaoOf } from './execucao-consultas.ts';
 import {
   asTenant,
   makeArea,

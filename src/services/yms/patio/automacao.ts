@@ -5,16 +5,10 @@ import { SIGNATURE_HEADER, sign, TIMESTAMP_HEADER } from '../../../platform/even
 import { action, event, type JobDeclaration, query } from '../../../platform/registry.ts';
 import { DateTime, Enum, Int64, Record as SpecRecord, Type } from '../../../platform/schema.ts';
 import { E } from './errors.ts';
-import {
-  ExecucaoCircuito,
-  type ExecucaoRow,
-  execucaoEmAndamentoOf,
-  iniciarRamo,
-  lerExecucao,
-  origemManual,
-  ramoEmAndamento,
-  retornarEtapa,
-} from './execucao.ts';
+import { ExecucaoCircuito, type ExecucaoRow, lerExecucao, origemManual } from './execucao.ts';
+import { execucaoEmAndamentoOf, ramoEmAndamento } from './execucao-consultas.ts';
+import { retornarEtapa } from './execucao-etapas.ts';
+import { iniciarRamo } from './execucao-inicio.ts';
 import { parseVariaveis } from './execucoes.ts';
 import {
   avaliarCondicao,

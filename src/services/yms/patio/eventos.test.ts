@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, tableCounts, testApp } from '../../../../test/harness.ts';
-import { execucaoOf, iniciarExecucao } from './execucao.ts';
+import { execucaoOf } from './execucao-consultas.ts';
+import { iniciarExecucao } from './execucao-inicio.ts';
 import {
   asTenant,
   makeArea,

@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, tableCounts, testApp } from '../../../../test/harness.ts';
-import { avancarEtapa, execucaoOf, iniciarExecucao, retornarEtapa } from './execucao.ts';
+import { execucaoOf } from './execucao-consultas.ts';
+import { avancarEtapa, retornarEtapa } from './execucao-etapas.ts';
+import { iniciarExecucao } from './execucao-inicio.ts';
 import {
   asTenant,
   makeArea,

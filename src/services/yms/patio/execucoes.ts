@@ -4,20 +4,15 @@ import { action, query } from '../../../platform/registry.ts';
 import { DateTime, Enum, Int64, Record as SpecRecord, Type } from '../../../platform/schema.ts';
 import { exigirForaDeAgenda } from './agendas.ts';
 import { E } from './errors.ts';
+import { ExecucaoCircuito, type ExecucaoRow, lerExecucao, origemManual, SITUACOES } from './execucao.ts';
 import {
-  cancelarExecucao,
-  ExecucaoCircuito,
-  type ExecucaoRow,
   execucaoAtiva,
   execucaoEmAndamento,
   execucaoEmAndamentoOf,
-  gravarVariaveis,
-  iniciarExecucao,
-  lerExecucao,
-  origemManual,
   quantidadeEmAndamento,
-  SITUACOES,
-} from './execucao.ts';
+} from './execucao-consultas.ts';
+import { cancelarExecucao, gravarVariaveis } from './execucao-etapas.ts';
+import { iniciarExecucao } from './execucao-inicio.ts';
 import { exigirCondicao, processarEtapa } from './rotinas.ts';
 import { circuito, sequenciaCircuito } from './tables/circuitos.ts';
 import { execucaoCircuito, execucaoCircuitoImagem } from './tables/execucoes.ts';

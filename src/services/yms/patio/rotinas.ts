@@ -3,20 +3,17 @@ import type { Ctx } from '../../../platform/context.ts';
 import { inSavepoint } from '../../../platform/db/savepoint.ts';
 import { ApiError } from '../../../platform/errors.ts';
 import { E } from './errors.ts';
+import type { ExecucaoRow } from './execucao.ts';
 import {
-  avancarEtapa,
-  type ExecucaoRow,
   etapaAberta,
   execucaoEmAndamento,
   execucaoOf,
-  finalizarExecucao,
-  gravarVariaveis,
-  iniciarRamo,
   ramoDaEtapa,
   ramoEmAndamento,
-  retornarEtapa,
   sequenciasDe,
-} from './execucao.ts';
+} from './execucao-consultas.ts';
+import { avancarEtapa, finalizarExecucao, gravarVariaveis, retornarEtapa } from './execucao-etapas.ts';
+import { iniciarRamo } from './execucao-inicio.ts';
 import { circuito, sequenciaCircuito } from './tables/circuitos.ts';
 import { execucaoCircuito, execucaoCircuitoVariavel } from './tables/execucoes.ts';
 import { area, planta, vaga } from './tables/plantas.ts';
