@@ -15,21 +15,16 @@ import {
   avancar,
   CHAMAR_WEBHOOK,
   COMANDOS,
-  CONDICOES,
-  type Escopo,
   ehBuiltin,
   executarComando,
-  logDe,
-  OPERADORES,
-  type Parte,
-  processarEtapa,
-  registrarLog,
-  resolverEscopo,
   resolverRotina,
-  TIPOS_ROTINA,
-  type TipoRotina,
   validarParametros,
 } from './rotinas.ts';
+import { CONDICOES } from './rotinas-condicoes.ts';
+import { type Escopo, resolverEscopo } from './rotinas-escopo.ts';
+import { processarEtapa } from './rotinas-etapas.ts';
+import { logDe, registrarLog } from './rotinas-log.ts';
+import { OPERADORES, type Parte, TIPOS_ROTINA, type TipoRotina } from './rotinas-tipos.ts';
 import { circuito, sequenciaCircuito } from './tables/circuitos.ts';
 import { execucaoCircuito } from './tables/execucoes.ts';
 import { planta } from './tables/plantas.ts';

@@ -15,7 +15,8 @@ import {
 } from './execucao-consultas.ts';
 import { finalizarExecucao } from './execucao-etapas.ts';
 import { trocarMotorista } from './execucao-inicio.ts';
-import { avaliarCondicaoDaEtapa, avancar, processarEtapa } from './rotinas.ts';
+import { avaliarCondicaoDaEtapa, avancar } from './rotinas.ts';
+import { processarEtapa } from './rotinas-etapas.ts';
 import { area, planta, vaga } from './tables/plantas.ts';
 import { controleArea, presencaPatio } from './tables/presencas.ts';
 import { motorista, veiculo } from './tables/veiculos.ts';

@@ -13,7 +13,8 @@ import {
 } from './execucao-consultas.ts';
 import { cancelarExecucao, gravarVariaveis } from './execucao-etapas.ts';
 import { iniciarExecucao } from './execucao-inicio.ts';
-import { exigirCondicao, processarEtapa } from './rotinas.ts';
+import { exigirCondicao } from './rotinas.ts';
+import { processarEtapa } from './rotinas-etapas.ts';
 import { circuito, sequenciaCircuito } from './tables/circuitos.ts';
 import { execucaoCircuito, execucaoCircuitoImagem } from './tables/execucoes.ts';
 import { area } from './tables/plantas.ts';
