@@ -2,10 +2,10 @@ import { eq } from 'drizzle-orm';
 import type { Ctx } from '../../../platform/context.ts';
 import { defineEntity } from '../../../platform/entities/entity.ts';
 import { Int64, Type } from '../../../platform/schema.ts';
-import { rotinaConhecida } from './automacao.ts';
 import { Id, Str } from './common.ts';
 import { mustExist } from './entities.ts';
 import { E } from './errors.ts';
+import { rotinaConhecida } from './rotinas-tenant.ts';
 import { circuito as circuitoTable, sequenciaCircuito as sequenciaTable } from './tables/circuitos.ts';
 import { area as areaTable, planta as plantaTable } from './tables/plantas.ts';
 

@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Ctx } from '../../../platform/context.ts';
 import { inSavepoint } from '../../../platform/db/savepoint.ts';
+import type { ExecucaoRow } from './execucao.ts';
 import { etapaAberta, ramoDaEtapa, ramoEmAndamento, sequenciasDe } from './execucao-consultas.ts';
 import { iniciarRamo } from './execucao-inicio.ts';
 import { avaliarCondicaoDaEtapa, avancar, executarComando, SISTEMA, sequenciaAtual } from './rotinas.ts';
@@ -14,6 +15,17 @@ import { logRotina } from './tables/rotinas.ts';
 
 /** What a step automation may chain in one trigger before it stops (a circuit of self-advancing steps). */
 export const MAX_PASSOS_AUTOMATICOS = 25;
+
+/** The top of an execution's branches: the automation runs from there. */
+export async function raiz(ctx: Ctx, exec: ExecucaoRow): Promise<string> {
+  let atual = exec;
+  for (let depth = 0; atual.execucaoPaiId && depth < 10; depth++) {
+    const [pai] = await ctx.store.select(execucaoCircuito, eq(execucaoCircuito.id, atual.execucaoPaiId));
+    if (!pai) break;
+    atual = pai;
+  }
+  return atual.id;
+}
 
 /** Whether the step's command already succeeded in this visit of the step (it runs once per visit). */
 async function comandoJaExecutado(ctx: Ctx, execId: string, etapaN: number): Promise<boolean> {
