@@ -18,6 +18,7 @@ try {
       '--dialect=postgresql',
       '--schema=./src/platform/**/tables.ts',
       '--schema=./src/services/**/tables.ts',
+      '--schema=./src/services/**/tables/*.ts',
       `--out=${copy}`,
       '--name=uncommitted',
     ],

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, testApp } from '../../../../test/harness.ts';
 import { Store } from '../../../platform/core/db/store.ts';
 import { makeMotorista, makeVeiculo, seed } from '../patio/fixtures.ts';
-import { motorista, veiculo } from '../patio/tables.ts';
+import { motorista, veiculo } from '../patio/tables/veiculos.ts';
 import { agendaCall, makeAgenda, makeTipo, seedAgendas, seedTipos } from './fixtures.ts';
 import { externalTenant } from './tables.ts';
 

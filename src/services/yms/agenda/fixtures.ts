@@ -2,7 +2,8 @@ import { asc, eq } from 'drizzle-orm';
 import type { TestApp } from '../../../../test/harness.ts';
 import { Store } from '../../../platform/core/db/store.ts';
 import { makeArea, makeCircuito, makeSequencia, makeVaga, seed } from '../patio/fixtures.ts';
-import { area, circuito, planta, sequenciaCircuito, turno, vaga } from '../patio/tables.ts';
+import { circuito, sequenciaCircuito } from '../patio/tables/circuitos.ts';
+import { area, planta, turno, vaga } from '../patio/tables/plantas.ts';
 import type { StatusAgendamento } from './states.ts';
 import { agenda, agendaHistorico, tipoAgendamento } from './tables.ts';
 

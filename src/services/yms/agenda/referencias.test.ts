@@ -3,7 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, tableCounts, testApp } from '../../../../test/harness.ts';
 import { Store } from '../../../platform/core/db/store.ts';
 import { makeArea, makeCircuito, makePlanta, makeSequencia, makeVaga, seed } from '../patio/fixtures.ts';
-import { area, circuito, planta, sequenciaCircuito, vaga } from '../patio/tables.ts';
+import { circuito, sequenciaCircuito } from '../patio/tables/circuitos.ts';
+import { area, planta, vaga } from '../patio/tables/plantas.ts';
 import {
   agendaCall,
   agendaRow,

@@ -6,7 +6,7 @@ import { Type } from '../../../platform/core/schema.ts';
 import { ExportEventStatus, ImportEventStatus } from '../../../platform/core/transfer-events.ts';
 import { validate } from '../../../platform/core/validation.ts';
 import { makePlanta, outboxOf, seed } from '../patio/fixtures.ts';
-import { planta } from '../patio/tables.ts';
+import { planta } from '../patio/tables/plantas.ts';
 import { agendaCall, makeTipo, seedTipos } from './fixtures.ts';
 import { configuracaoAprovacaoAgenda, customTable } from './tables.ts';
 import { TRANSFER_KINDS } from './transferencias.ts';

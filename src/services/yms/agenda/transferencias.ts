@@ -7,7 +7,7 @@ import { exportTargetOf } from '../../../platform/core/export-target.ts';
 import { type ImportTarget, type Refusal, refuse } from '../../../platform/core/import-target.ts';
 import { Int64, Type } from '../../../platform/core/schema.ts';
 import { compile, fieldErrors } from '../../../platform/core/validation.ts';
-import { planta } from '../patio/tables.ts';
+import { planta } from '../patio/tables/plantas.ts';
 import { configuracaoAprovacaoAgendaEntity, MAX_NIVEIS } from './aprovacao.ts';
 import { customTableEntity } from './custom.ts';
 import { E } from './errors.ts';

@@ -9,7 +9,8 @@ import { AgendaAlteracao, StatusAgendamento } from '../agenda/schemas.ts';
 import { escapeLike } from './common.ts';
 import { mustExist, normalizePlaca } from './entities.ts';
 import { E as PatioE } from './errors.ts';
-import { composicaoVeiculo, motorista, planta, veiculo } from './tables.ts';
+import { planta } from './tables/plantas.ts';
+import { composicaoVeiculo, motorista, veiculo } from './tables/veiculos.ts';
 
 // The yard's side of appointments (spec 000 §3, §4.2; docs/agenda.md): booking a truck that is
 // already at the gate, searching and editing agendas. The agenda record belongs to yms/agenda and is

@@ -8,13 +8,15 @@ import { Id, Str } from './common.ts';
 import { E } from './errors.ts';
 import {
   area as areaTable,
-  composicaoVeiculo as composicaoTable,
-  motorista as motoristaTable,
   planta as plantaTable,
   turno as turnoTable,
   vaga as vagaTable,
+} from './tables/plantas.ts';
+import {
+  composicaoVeiculo as composicaoTable,
+  motorista as motoristaTable,
   veiculo as veiculoTable,
-} from './tables.ts';
+} from './tables/veiculos.ts';
 
 // The generic entities of yms/patio (routes of spec 000 §2.3; fields: docs/patio.md). Hooks check
 // what a schema cannot: references within the tenant (422), the defaults of not-null fields (PUT

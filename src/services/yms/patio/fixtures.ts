@@ -4,7 +4,9 @@ import { Store, type TenantTable } from '../../../platform/core/db/store.ts';
 import { appendEvent } from '../../../platform/core/outbox.ts';
 import { outbox } from '../../../platform/events/tables.ts';
 import type { ExecCtx } from './execucao.ts';
-import type { area, circuito, motorista, planta, sequenciaCircuito, vaga, veiculo } from './tables.ts';
+import type { circuito, sequenciaCircuito } from './tables/circuitos.ts';
+import type { area, planta, vaga } from './tables/plantas.ts';
+import type { motorista, veiculo } from './tables/veiculos.ts';
 
 // Factories for the yms/patio tests: rows inserted straight into a tenant's tables (through the
 // store, as that tenant), with defaults a test overrides only where it matters.
