@@ -3,13 +3,13 @@ import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { freePort, healthy, type Node, ROOT, serve, sleep, tempDir, waitFor } from './processes.ts';
+import { freePort, healthy, type Node, PONTE, ROOT, serve, sleep, tempDir, waitFor } from './processes.ts';
 
 // Black box (STYLE.md "App factory apart from listening"): the real `ponte serve` as a child process
 // on the embedded database, its first-start banner, the CLI against it, and a restart on the same
-// data folder. Always the embedded database, whatever DATABASE_URL the run has.
+// data folder. Always the embedded database, whatever DATABASE_URL the run has, and the default
+// LOG_LEVEL, as a first start at a terminal (test/cli.test.ts: the CLI's own behaviour).
 
-const MAIN = join(ROOT, 'src/cli/main.ts');
 const BANNER = 'First start: created tenant "demo"';
 const TIMEOUT = 60_000;
 const run = promisify(execFile);
@@ -27,7 +27,7 @@ function cliEnv(): NodeJS.ProcessEnv {
 }
 
 async function ponte(...args: string[]): Promise<Record<string, unknown>> {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+  const { stdout } = await run(process.execPath, [PONTE, ...args, '--json'], {
     cwd: ROOT,
     env: cliEnv(),
     timeout: TIMEOUT,

@@ -58,10 +58,26 @@ function int(value: string | undefined, fallback: number, name: string): number 
   return n;
 }
 
+/** Where a server started with `env` listens and keeps its data: what the CLI needs to reach it. */
+export function serverLocation(env: NodeJS.ProcessEnv = process.env): {
+  host: string;
+  port: number;
+  dataDir: string;
+} {
+  return {
+    host: env.HOST ?? '127.0.0.1',
+    port: int(env.PORT, 8080, 'PORT'),
+    dataDir: resolve(env.DATA_DIR ?? './data'),
+  };
+}
+
+/** The file a server keeps its generated admin token in. */
+export const adminTokenFile = (dataDir: string) => join(dataDir, 'admin-token');
+
 /** Reads the admin token from the environment, or from (or into) `dataDir/admin-token` with mode 0600. */
 export function resolveAdminToken(dataDir: string, fromEnv: string | undefined): string {
   if (fromEnv) return fromEnv;
-  const file = join(dataDir, 'admin-token');
+  const file = adminTokenFile(dataDir);
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dataDir, { recursive: true });
   const token = randomBytes(32).toString('base64url');
@@ -71,9 +87,9 @@ export function resolveAdminToken(dataDir: string, fromEnv: string | undefined):
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
-  const dataDir = resolve(overrides.dataDir ?? env.DATA_DIR ?? './data');
-  const host = env.HOST ?? '127.0.0.1';
-  const port = int(env.PORT, 8080, 'PORT');
+  const location = serverLocation(env);
+  const dataDir = overrides.dataDir ? resolve(overrides.dataDir) : location.dataDir;
+  const { host, port } = location;
   return {
     host,
     port,
