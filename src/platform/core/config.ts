@@ -26,7 +26,14 @@ export interface Config {
   blobMaxBytes: number;
   /** Whether this node runs background work: jobs, and event dispatch (webhooks, subscribers, NATS). */
   runJobs: boolean;
+  /** pino's level; LOG_LEVEL, `info` when unset. */
   logLevel: string;
+  /**
+   * A log line per request (`incoming request`, `request completed`): only when LOG_LEVEL asks for
+   * `info` or more. Unset, the terminal shows start-up and problems, not traffic (errors keep their
+   * request id either way).
+   */
+  logRequests: boolean;
   /** How often a node looks for undelivered events and due webhook retries (docs/events.md). */
   eventPollMs: number;
   webhookMaxAttempts: number;
@@ -109,7 +116,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       .filter(Boolean),
     jobPollMs: int(env.JOB_POLL_MS, 1000, 'JOB_POLL_MS'),
     runJobs: env.PONTE_JOBS !== 'off',
-    logLevel: env.LOG_LEVEL ?? 'info',
+    logLevel: env.LOG_LEVEL || 'info',
+    logRequests: ['info', 'debug', 'trace'].includes(env.LOG_LEVEL ?? ''),
     eventPollMs: int(env.EVENT_POLL_MS, 1000, 'EVENT_POLL_MS'),
     webhookMaxAttempts: Math.max(1, int(env.WEBHOOK_MAX_ATTEMPTS, 8, 'WEBHOOK_MAX_ATTEMPTS')),
     webhookBackoffMs: int(env.WEBHOOK_BACKOFF_MS, 30_000, 'WEBHOOK_BACKOFF_MS'),
