@@ -17,7 +17,7 @@ import {
   type StatusAgendamento,
 } from './states.ts';
 import { agendaHistorico, agenda as agendaTable } from './tables.ts';
-import { tipoAgendamento } from './tipos.ts';
+import { idDoTipo, TipoAgendamentoRef, tipoAgendamento } from './tipos.ts';
 
 // The generic entity `agenda` (spec 000 §2.3, §4.6; docs/agenda.md). Reads and lists come from the
 // engine as they are. Writes keep the record's rules: a new agenda gets the next code, starts in
@@ -49,11 +49,14 @@ export const agenda = defineEntity({
     // Declared as a field so the create hook sees a client-chosen id: the history row must name it.
     id: Type.Optional(Type.String({ format: 'uuid', description: 'assigned by the server when absent' })),
     ...editable,
+    // The type's id or its code (docs/agenda.md "Appointment types"), resolved to the id before saving.
+    tipoAgendamentoId: TipoAgendamentoRef,
     ...readOnly,
   }),
   hooks: {
     rowScope: (ctx) => escopoParceiro(ctx, agendaTable.parceiroId),
     beforeSave: async (ctx, next, previous) => {
+      next.tipoAgendamentoId = await idDoTipo(ctx, next.tipoAgendamentoId);
       // The engine read `previous` locked (FOR UPDATE), so no state action changes it meanwhile; the
       // raw row (with its empty fields) is what the occupation check reads.
       const atual = previous ? await agendaParaAlterar(ctx, String(previous.id)) : undefined;

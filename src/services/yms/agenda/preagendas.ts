@@ -29,6 +29,7 @@ import {
   preAgendaLog,
   preAgenda as preAgendaTable,
 } from './tables.ts';
+import { idDoTipo, TipoAgendamentoRef } from './tipos.ts';
 
 // Pre-agendas (spec 000 §2.5, §4.5 filtrarPreAgenda, §4.6 entity preAgenda; docs/agenda.md
 // "Pre-agendas"): a carrier's or customer's request for an appointment that the plant approves
@@ -51,11 +52,14 @@ export const preAgendaEntity = defineEntity({
   fields: Type.Object({
     id: Type.Optional(Type.String({ format: 'uuid', description: 'assigned by the server when absent' })),
     ...preAgendaEditable,
+    // The type's id or its code (docs/agenda.md "Appointment types"), resolved to the id before saving.
+    tipoAgendamentoId: TipoAgendamentoRef,
     ...preAgendaReadOnly,
   }),
   hooks: {
     rowScope: (ctx) => escopoParceiro(ctx, preAgendaTable.externalTenantId),
     beforeSave: async (ctx, next, previous) => {
+      next.tipoAgendamentoId = await idDoTipo(ctx, next.tipoAgendamentoId);
       next.custom ??= {};
       if (typeof next.dataEsperada === 'string') next.dataEsperada = new Date(next.dataEsperada);
       if (previous) {

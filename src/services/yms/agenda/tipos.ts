@@ -117,6 +117,31 @@ export async function tipoPorRef(ctx: Ctx, ref: string, lock = false): Promise<T
   return row;
 }
 
+/**
+ * `tipoAgendamentoId` of a record that names its type (the agenda and pre-agenda entities): the
+ * type's id or its code, as docs/agenda.md "Appointment types" promises; stored and answered as the
+ * id (idDoTipo, in the entity's beforeSave).
+ */
+export const TipoAgendamentoRef = Type.String({
+  minLength: 1,
+  maxLength: 50,
+  description:
+    'the appointment type: its id (tipoAgendamento.id) or its codigo; stored and answered as the id',
+});
+
+/**
+ * The id of the type `ref` names: an id as it is (lower case; checked where it is used), a code
+ * resolved in the tenant. A code of no type is 422 naming tipoAgendamentoId, as an unknown id is
+ * (docs/agenda.md "References").
+ */
+export async function idDoTipo(ctx: Ctx, ref: unknown): Promise<string> {
+  const text = String(ref).trim();
+  if (UUID.test(text)) return text.toLowerCase();
+  const [row] = await ctx.store.select(tipoTable, eq(tipoTable.codigo, text));
+  if (!row) throw E.tipoInexistente({ id: text });
+  return row.id;
+}
+
 const Tipo = tipoAgendamento.schema;
 /** A type as a client holds it: the record, of which the id (or else the code) names it. */
 const TipoRef = Type.Object(
