@@ -1,5 +1,5 @@
 import { action } from '../../../platform/registry.ts';
-import { composicaoVeiculo } from '../patio/entities.ts';
+import { ComposicaoVeiculo, NovaComposicaoVeiculo } from '../patio/contract.ts';
 import { E } from './errors.ts';
 import { representacao, SUJEITOS, veiculosNaoVinculados } from './parceiros.ts';
 
@@ -12,8 +12,8 @@ export const composicoes = {
     description:
       "Registers a vehicle composition in yms/patio and answers it; a partner's user uses only its linked vehicles",
     subjects: SUJEITOS,
-    input: composicaoVeiculo.input,
-    output: composicaoVeiculo.schema,
+    input: NovaComposicaoVeiculo,
+    output: ComposicaoVeiculo,
     handler: async (ctx, input) => {
       const rep = await representacao(ctx);
       if (rep) {
