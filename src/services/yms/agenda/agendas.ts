@@ -1,12 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { action, query } from '../../../platform/registry.ts';
 import { DateOnly, Enum, Int64, Type } from '../../../platform/schema.ts';
-import { condicoes, MAX_IDS_PESQUISA, MAX_PAGE_SIZE, pagina, SORT_FIELDS } from './busca.ts';
+import { condicoes, MAX_PAGE_SIZE, pagina } from './busca.ts';
+import { AgendaAlteracao, editable, MAX_IDS_PESQUISA, SORT_FIELDS, StatusAgendamento } from './contract.ts';
 import { validarCustom } from './custom.ts';
 import { agenda as agendaEntity } from './entities.ts';
 import { E } from './errors.ts';
 import { exigirLivresNaEdicao } from './ocupacao.ts';
-import { AgendaAlteracao, editable, StatusAgendamento } from './schemas.ts';
 import {
   type AgendaRow,
   agendaParaAlterar,
@@ -31,8 +31,6 @@ const sqlState = (err: unknown) => {
   const e = err as { code?: string; cause?: { code?: string } };
   return e?.cause?.code ?? e?.code;
 };
-
-export { MAX_IDS_PESQUISA, MAX_PAGE_SIZE, SORT_FIELDS };
 
 const EDITABLE = Object.keys(editable) as Array<keyof typeof editable>;
 

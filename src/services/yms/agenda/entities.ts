@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { defineEntity } from '../../../platform/entities/entity.ts';
-import { Type } from '../../../platform/schema.ts';
 import { anexoEntity } from './anexos.ts';
+import { AgendaCampos } from './contract.ts';
 import { validarCustom } from './custom.ts';
 import { E } from './errors.ts';
 import { verificarReserva } from './horarios.ts';
 import { exigirLivresNaEdicao } from './ocupacao.ts';
 import { escopoParceiro, parceiroEntities, regrasDoParceiro, SUJEITOS } from './parceiros.ts';
-import { editable, readOnly } from './schemas.ts';
 import {
   agendaParaAlterar,
   FINALIZADOS,
@@ -45,12 +44,7 @@ export const agenda = defineEntity({
   // A key acting for a partner's user books, reads and edits only its partners' agendas.
   subjects: SUJEITOS,
   children: { anexos: { entity: anexoEntity, parentField: 'agendaId' } },
-  fields: Type.Object({
-    // Declared as a field so the create hook sees a client-chosen id: the history row must name it.
-    id: Type.Optional(Type.String({ format: 'uuid', description: 'assigned by the server when absent' })),
-    ...editable,
-    ...readOnly,
-  }),
+  fields: AgendaCampos,
   hooks: {
     rowScope: (ctx) => escopoParceiro(ctx, agendaTable.parceiroId),
     beforeSave: async (ctx, next, previous) => {

@@ -10,6 +10,7 @@ import {
   seed,
 } from '../patio/fixtures.ts';
 import { area, circuito, motorista, planta, sequenciaCircuito, veiculo } from '../patio/tables.ts';
+import { STATUS_AGENDAMENTO } from './contract.ts';
 import {
   agendaCall,
   agendaRow,
@@ -20,7 +21,6 @@ import {
   seedPatioDaPlanta,
   seedPlanta,
 } from './fixtures.ts';
-import { STATUS_AGENDAMENTO } from './states.ts';
 
 // The hand-over of an agenda to the yard: aguardarIntegracao and informarIntegracao, as the state
 // table of spec 000 §3 (with the rows where nothing changes), and the durable start signal.

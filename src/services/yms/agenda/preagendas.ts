@@ -8,6 +8,7 @@ import { action } from '../../../platform/registry.ts';
 import { DateTime, Enum, Int64, Type } from '../../../platform/schema.ts';
 import { aprovacaoOperations, encerrarAprovacao, iniciarAprovacao, PreAgendaId } from './aprovacao.ts';
 import { pesquisaNosCadastros } from './busca.ts';
+import { Custom } from './contract.ts';
 import { filtrarCustom, validarCustom } from './custom.ts';
 import { E } from './errors.ts';
 import { escopoParceiro, regrasDaPreAgenda, representacao, SUJEITOS } from './parceiros.ts';
@@ -20,7 +21,7 @@ import {
   type StatusPreAgenda,
 } from './preagenda-estados.ts';
 import { exigirReferenciasDaPreAgenda } from './referencias.ts';
-import { Custom, preAgendaEditable, preAgendaReadOnly, StatusPreAgenda as StatusSchema } from './schemas.ts';
+import { preAgendaEditable, preAgendaReadOnly, StatusPreAgenda as StatusSchema } from './schemas.ts';
 import { compact } from './states.ts';
 import {
   historicoAprovacaoAgenda,

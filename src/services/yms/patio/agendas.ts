@@ -2,10 +2,14 @@ import { eq, ilike, or } from 'drizzle-orm';
 import type { Ctx } from '../../../platform/context.ts';
 import { defineErrors } from '../../../platform/errors.ts';
 import { action, query } from '../../../platform/registry.ts';
-import { DateOnly, Enum, Int64, Type } from '../../../platform/schema.ts';
-import { MAX_IDS_PESQUISA, SORT_FIELDS } from '../agenda/agendas.ts';
-import { agenda as agendaEntity } from '../agenda/entities.ts';
-import { AgendaAlteracao, StatusAgendamento } from '../agenda/schemas.ts';
+import { DateOnly, Enum, Int64, type Static, Type } from '../../../platform/schema.ts';
+import {
+  Agenda,
+  AgendaAlteracao,
+  MAX_IDS_PESQUISA,
+  SORT_FIELDS,
+  StatusAgendamento,
+} from '../agenda/contract.ts';
 import { escapeLike } from './common.ts';
 import { mustExist, normalizePlaca } from './entities.ts';
 import { E as PatioE } from './errors.ts';
@@ -17,7 +21,6 @@ import { composicaoVeiculo, motorista, planta, veiculo } from './tables.ts';
 // vehicle) and resolves the free text over plates and driver names.
 
 const AGENDA = 'yms/agenda';
-const Agenda = agendaEntity.schema;
 const Uuid = (description: string) => Type.String({ format: 'uuid', description });
 
 const E = defineErrors({
@@ -31,8 +34,8 @@ const E = defineErrors({
   },
 });
 
-type AgendaOut = { agenda: Record<string, unknown> };
-type Pagina = { agendas: Array<Record<string, unknown>>; totalElements: number; totalPages: number };
+type AgendaOut = { agenda: Static<typeof Agenda> };
+type Pagina = { agendas: Array<Static<typeof Agenda>>; totalElements: number; totalPages: number };
 
 /** The custom fields sent as base64 of a JSON object (spec: `custom` string format byte). */
 function decodeCustom(base64: string): Record<string, unknown> {
