@@ -6,7 +6,7 @@ import { defineEntity } from '../../../platform/entities/entity.ts';
 import { query } from '../../../platform/registry.ts';
 import { DateTime, Int64, type TSchema, Type } from '../../../platform/schema.ts';
 import { E } from './errors.ts';
-import { escopoParceiro, parceiroDoUsuario, representacao, SUJEITOS } from './parceiros.ts';
+import { escopoParceiro, parceiroDoUsuario, representacao, SUJEITOS } from './representacao.ts';
 import { agenda, anexo as anexoTable } from './tables.ts';
 
 // Attachments (spec 000 §4.4, §4.6; docs/agenda.md "Attachments"): obterUrlUploadAnexo creates one

@@ -6,7 +6,7 @@ import { DateTime, Enum, Int64, Type } from '../../../platform/schema.ts';
 import { MAX_IDS_PESQUISA, SORT_FIELDS, StatusAgendamento } from './contract.ts';
 import { agenda as agendaEntity } from './entities.ts';
 import { E } from './errors.ts';
-import { escopoParceiro, SUJEITOS } from './parceiros.ts';
+import { escopoParceiro, SUJEITOS } from './representacao.ts';
 import { compact, type StatusAgendamento as Status } from './states.ts';
 import { agendaBusca, externalTenant as parceiroTable, tipoAgendamento as tipoTable } from './tables.ts';
 

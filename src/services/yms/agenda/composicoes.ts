@@ -1,7 +1,7 @@
 import { action } from '../../../platform/registry.ts';
 import { ComposicaoVeiculo, NovaComposicaoVeiculo } from '../patio/contract.ts';
 import { E } from './errors.ts';
-import { representacao, SUJEITOS, veiculosNaoVinculados } from './parceiros.ts';
+import { representacao, SUJEITOS, veiculosNaoVinculados } from './representacao.ts';
 
 // cadastrarComposicaoVeiculo (spec 000 §4.5; docs/agenda.md): a composition (tractor and trailers)
 // created in yms/patio, which owns the record and its rules, through ctx.call. A partner's user

@@ -7,7 +7,8 @@ import { validarCustom } from './custom.ts';
 import { E } from './errors.ts';
 import { verificarReserva } from './horarios.ts';
 import { exigirLivresNaEdicao } from './ocupacao.ts';
-import { escopoParceiro, parceiroEntities, regrasDoParceiro, SUJEITOS } from './parceiros.ts';
+import { parceiroEntities } from './parceiros.ts';
+import { escopoParceiro, regrasDoParceiro, SUJEITOS } from './representacao.ts';
 import {
   agendaParaAlterar,
   FINALIZADOS,

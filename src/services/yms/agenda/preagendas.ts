@@ -11,7 +11,6 @@ import { pesquisaNosCadastros } from './busca.ts';
 import { Custom } from './contract.ts';
 import { filtrarCustom, validarCustom } from './custom.ts';
 import { E } from './errors.ts';
-import { escopoParceiro, regrasDaPreAgenda, representacao, SUJEITOS } from './parceiros.ts';
 import {
   exigirEstado,
   mudarEstadoPre,
@@ -21,6 +20,7 @@ import {
   type StatusPreAgenda,
 } from './preagenda-estados.ts';
 import { exigirReferenciasDaPreAgenda } from './referencias.ts';
+import { escopoParceiro, regrasDaPreAgenda, representacao, SUJEITOS } from './representacao.ts';
 import { preAgendaEditable, preAgendaReadOnly, StatusPreAgenda as StatusSchema } from './schemas.ts';
 import { compact } from './states.ts';
 import {
