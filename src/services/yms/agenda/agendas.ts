@@ -21,7 +21,7 @@ import { agenda } from './tables.ts';
 
 // The create, update and search paths of the agenda record, called by yms/patio through ctx.call
 // (docs/agenda.md "Operations"). They are PRIVATE actions of this service, not operations of the
-// spec: the carriers' booking (the agenda entity, horarios.ts) checks slots and capacity; these do not.
+// spec: the carriers' booking (the agenda entity, reserva.ts) checks slots and capacity; these do not.
 
 const Agenda = agendaEntity.schema;
 const Uuid = (description: string) => Type.String({ format: 'uuid', description });

@@ -5,10 +5,10 @@ import { anexoEntity } from './anexos.ts';
 import { AgendaCampos } from './contract.ts';
 import { validarCustom } from './custom.ts';
 import { E } from './errors.ts';
-import { verificarReserva } from './horarios.ts';
 import { exigirLivresNaEdicao } from './ocupacao.ts';
 import { parceiroEntities } from './parceiros.ts';
 import { escopoParceiro, regrasDoParceiro, SUJEITOS } from './representacao.ts';
+import { verificarReserva } from './reserva.ts';
 import {
   agendaParaAlterar,
   FINALIZADOS,
@@ -24,7 +24,7 @@ import { tipoAgendamento } from './tipos.ts';
 // AGENDADO and has its history row; the state and the hand-over fields change only through the
 // state actions (a status change sent here is 422); a finished agenda no longer changes (409).
 // It is the carriers' booking: a new agenda, and one moved to another instant, type, plant or
-// quantity, takes a free place of a slot of its type (horarios.ts verificarReserva).
+// quantity, takes a free place of a slot of its type (reserva.ts verificarReserva).
 
 /** The fields the state actions own: kept as stored, or empty on creation. */
 const STATE_FIELDS = [
