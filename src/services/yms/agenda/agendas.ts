@@ -17,7 +17,7 @@ import {
   registrarHistorico,
   type StatusAgendamento as Status,
 } from './states.ts';
-import { agenda } from './tables.ts';
+import { agenda } from './tables/agendas.ts';
 
 // The create, update and search paths of the agenda record, called by yms/patio through ctx.call
 // (docs/agenda.md "Operations"). They are PRIVATE actions of this service, not operations of the

@@ -7,7 +7,8 @@ import { query } from '../../../platform/registry.ts';
 import { DateTime, Int64, type TSchema, Type } from '../../../platform/schema.ts';
 import { E } from './errors.ts';
 import { escopoParceiro, parceiroDoUsuario, representacao, SUJEITOS } from './representacao.ts';
-import { agenda, anexo as anexoTable } from './tables.ts';
+import { agenda } from './tables/agendas.ts';
+import { anexo as anexoTable } from './tables/anexos.ts';
 
 // Attachments (spec 000 §4.4, §4.6; docs/agenda.md "Attachments"): obterUrlUploadAnexo creates one
 // version of a named file (the storage place) and answers a signed, expiring upload URL of the

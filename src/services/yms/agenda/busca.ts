@@ -8,9 +8,11 @@ import { agenda as agendaEntity } from './entities.ts';
 import { E } from './errors.ts';
 import { escopoParceiro, SUJEITOS } from './representacao.ts';
 import { compact, type StatusAgendamento as Status } from './states.ts';
-import { agendaBusca, externalTenant as parceiroTable, tipoAgendamento as tipoTable } from './tables.ts';
+import { agendaBusca } from './tables/agendas.ts';
+import { externalTenant as parceiroTable } from './tables/parceiros.ts';
+import { tipoAgendamento as tipoTable } from './tables/tipos.ts';
 
-/** Searches read the search view, so the trigram indexes serve pesquisa (tables.ts). */
+/** Searches read the search view, so the trigram indexes serve pesquisa (tables/agendas.ts). */
 const agenda = agendaBusca;
 
 // Searching agendas (docs/agenda.md "Searching"): one set of filters, ANDed, turned into one WHERE

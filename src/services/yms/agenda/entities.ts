@@ -16,7 +16,7 @@ import {
   registrarHistorico,
   type StatusAgendamento,
 } from './states.ts';
-import { agendaHistorico, agenda as agendaTable } from './tables.ts';
+import { agendaHistorico, agenda as agendaTable } from './tables/agendas.ts';
 import { tipoAgendamento } from './tipos.ts';
 
 // The generic entity `agenda` (spec 000 §2.3, §4.6; docs/agenda.md). Reads and lists come from the

@@ -3,7 +3,8 @@ import type { TestApp } from '../../../../test/harness.ts';
 import { Store } from '../../../platform/db/store.ts';
 import { seedPatio, seedPlantaComTurnos } from '../patio/fixtures.ts';
 import type { StatusAgendamento } from './states.ts';
-import { agenda, agendaHistorico, tipoAgendamento } from './tables.ts';
+import { agenda, agendaHistorico } from './tables/agendas.ts';
+import { tipoAgendamento } from './tables/tipos.ts';
 
 // Factories for the yms/agenda tests: agendas inserted straight into a tenant's table in any state
 // (the state table needs every source state), and readers of what the operations wrote.

@@ -23,7 +23,7 @@ import {
   veiculo,
 } from '../patio/tables.ts';
 import { agendaCall, makeAgenda, seedAgendas } from './fixtures.ts';
-import { agenda, agendaHistorico } from './tables.ts';
+import { agenda, agendaHistorico } from './tables/agendas.ts';
 
 // Race tests of "a vehicle (or a driver) runs one thing at a time" (docs/agenda.md "iniciarAgendamento",
 // docs/platform.md "Contended decisions"): many starts of agendas that share a vehicle or a driver,

@@ -5,7 +5,7 @@ import { Int64, Type } from '../../../platform/schema.ts';
 import { type Ocupantes, travarVeiculoMotorista } from '../patio/contract.ts';
 import { E } from './errors.ts';
 import type { AgendaRow } from './states.ts';
-import { agenda } from './tables.ts';
+import { agenda } from './tables/agendas.ts';
 
 // Whether a vehicle or a driver is already running (docs/agenda.md "iniciarAgendamento", "Contended
 // decisions" in docs/platform.md): in a yard execution (yms/patio's counts) or in an EXECUTANDO agenda.

@@ -4,12 +4,12 @@ import { action, query } from '../../../platform/registry.ts';
 import { Enum, NoInput, Record as Registro, Type } from '../../../platform/schema.ts';
 import { E } from './errors.ts';
 import { type Parceiro, representacao, SUJEITOS } from './representacao.ts';
+import { agenda } from './tables/agendas.ts';
 import {
-  agenda,
   externalTenant as parceiroTable,
   parceiroVeiculo,
   externalUser as usuarioTable,
-} from './tables.ts';
+} from './tables/parceiros.ts';
 
 // External partners (externalTenant: carriers and customers by CNPJ or CPF), their users
 // (externalUser, by e-mail) and the plates linked to them (docs/agenda.md "External partners and

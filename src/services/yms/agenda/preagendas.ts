@@ -29,7 +29,7 @@ import {
   preAgendaBusca,
   preAgendaLog,
   preAgenda as preAgendaTable,
-} from './tables.ts';
+} from './tables/preagendas.ts';
 
 // Pre-agendas (spec 000 §2.5, §4.5 filtrarPreAgenda, §4.6 entity preAgenda; docs/agenda.md
 // "Pre-agendas"): a carrier's or customer's request for an appointment that the plant approves
@@ -302,7 +302,7 @@ export const preAgendas = {
     }),
     output: Type.Object({ preAgenda: Type.Array(PreAgenda), totalElements: Int64(), totalPages: Int64() }),
     handler: async (ctx, input) => {
-      // The search view, so the trigram indexes serve the text (tables.ts preAgendaBusca).
+      // The search view, so the trigram indexes serve the text (tables/preagendas.ts preAgendaBusca).
       const t = preAgendaBusca;
       const descricao = input.descricao?.trim();
       const texto = input.pesquisa?.trim();

@@ -3,7 +3,11 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Ctx } from '../../../platform/context.ts';
 import type { EntityRow } from '../../../platform/entities/entity.ts';
 import { E } from './errors.ts';
-import { externalTenant as parceiroTable, parceiroVeiculo, externalUser as usuarioTable } from './tables.ts';
+import {
+  externalTenant as parceiroTable,
+  parceiroVeiculo,
+  externalUser as usuarioTable,
+} from './tables/parceiros.ts';
 
 // What a key bound to an external user may see and do (docs/agenda.md "Keys acting for a partner's
 // user", docs/authentication.md): whom it acts for, the rows it reaches, and the partner rules of

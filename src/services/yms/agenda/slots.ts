@@ -2,7 +2,7 @@ import { and, count, eq, gte, lt, ne, type SQL } from 'drizzle-orm';
 import type { Ctx } from '../../../platform/context.ts';
 import { E } from './errors.ts';
 import type { StatusAgendamento } from './states.ts';
-import { agenda } from './tables.ts';
+import { agenda } from './tables/agendas.ts';
 import { MAX_DURACAO_SLOT, type TipoRow } from './tipos.ts';
 
 // The slots of operating hours (spec 000 §4.4; docs/agenda.md "Operating hours and slots").

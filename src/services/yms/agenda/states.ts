@@ -3,7 +3,7 @@ import type { Ctx } from '../../../platform/context.ts';
 import { rowsOf } from '../../../platform/db/database.ts';
 import type { STATUS_AGENDAMENTO } from './contract.ts';
 import { E } from './errors.ts';
-import { agenda, agendaHistorico } from './tables.ts';
+import { agenda, agendaHistorico } from './tables/agendas.ts';
 
 // The states of an agenda (spec 000 §3; docs/agenda.md "statusAgendamento") and the few store
 // functions every state change goes through: the code counter, the locked read, the history row.

@@ -6,7 +6,8 @@ import { Double, Enum, Int64, type Static, type TSchema, Type } from '../../../p
 import { E } from './errors.ts';
 import { exigirPlantaECircuito } from './referencias.ts';
 import { compact, quem, type StatusAgendamento } from './states.ts';
-import { agenda, tipoAgendamento as tipoTable } from './tables.ts';
+import { agenda } from './tables/agendas.ts';
+import { tipoAgendamento as tipoTable } from './tables/tipos.ts';
 
 // Appointment types (spec 000 §2.5, §4.4, §4.5; docs/agenda.md "Appointment types"): the entity
 // for their fields, the actions that activate, deactivate, block and unblock them (the only way

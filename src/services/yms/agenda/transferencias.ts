@@ -11,14 +11,14 @@ import { codigoDaPlanta, plantasPorCodigo } from '../patio/contract.ts';
 import { configuracaoAprovacaoAgendaEntity, MAX_NIVEIS } from './aprovacao.ts';
 import { customTableEntity } from './custom.ts';
 import { E } from './errors.ts';
+import { customTable } from './tables/custom.ts';
 import {
   configuracaoAprovacaoAgenda,
-  customTable,
   historicoAprovacaoAgenda,
   historicoAprovacaoAgendaItem,
   preAgendaLog,
-  tipoAgendamento,
-} from './tables.ts';
+} from './tables/preagendas.ts';
+import { tipoAgendamento } from './tables/tipos.ts';
 
 // The imports and exports of yms/agenda (spec 000 §4.6; docs/agenda.md "Imports and exports").
 // The configuration (ConfiguracaoAprovacaoAgenda, CustomTable) goes both ways with the same fields,
