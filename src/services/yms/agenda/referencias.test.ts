@@ -16,7 +16,8 @@ import {
   TIPO,
 } from './fixtures.ts';
 import { makePreAgenda, preAgendaRow, seedCadastros, seedPreAgendas } from './preagenda-fixtures.ts';
-import { externalTenant, tipoAgendamento } from './tables.ts';
+import { externalTenant } from './tables/parceiros.ts';
+import { tipoAgendamento } from './tables/tipos.ts';
 
 // References checked where an operation takes ids of other records (docs/agenda.md "References"):
 // aguardarIntegracao's circuit, sequence and spot, a type's plant and circuit, a pre-agenda's plant,

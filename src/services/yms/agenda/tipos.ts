@@ -6,7 +6,8 @@ import { Double, Enum, Int64, type Static, type TSchema, Type } from '../../../p
 import { E } from './errors.ts';
 import { exigirPlantaECircuito } from './referencias.ts';
 import { compact, quem, type StatusAgendamento } from './states.ts';
-import { agenda, tipoAgendamento as tipoTable } from './tables.ts';
+import { agenda } from './tables/agendas.ts';
+import { tipoAgendamento as tipoTable } from './tables/tipos.ts';
 
 // Appointment types (spec 000 §2.5, §4.4, §4.5; docs/agenda.md "Appointment types"): the entity
 // for their fields, the actions that activate, deactivate, block and unblock them (the only way
@@ -116,18 +117,6 @@ export async function tipoPorRef(ctx: Ctx, ref: string, lock = false): Promise<T
   if (!row) throw E.tipoNotFound({ id: ref });
   return row;
 }
-
-/**
- * `tipoAgendamentoId` of a record that names its type (the agenda and pre-agenda entities): the
- * type's id or its code, as docs/agenda.md "Appointment types" promises; stored and answered as the
- * id (idDoTipo, in the entity's beforeSave).
- */
-export const TipoAgendamentoRef = Type.String({
-  minLength: 1,
-  maxLength: 50,
-  description:
-    'the appointment type: its id (tipoAgendamento.id) or its codigo; stored and answered as the id',
-});
 
 /**
  * The id of the type `ref` names: an id as it is (lower case; checked where it is used), a code
