@@ -64,7 +64,7 @@ module.exports = {
         'A contract holds schemas, types, constants and small protocols: importing it must not bring tables or handlers along.',
       severity: 'error',
       from: { path: '^src/services/[^/]+/[^/]+/contract\\.ts$' },
-      to: { path: '^src/services/', pathNot: ['(schemas|errors|constants|contract)\\.ts$'] },
+      to: { path: '^src/services/[^/]+/[^/]+/(tables(\\.ts|/)|entities\\.ts$|service\\.ts$)' },
     },
     {
       name: 'code-imports-no-test-code',

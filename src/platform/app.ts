@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { CredentialStore } from './auth/credentials.ts';
 import { BlobStore } from './blobs/store.ts';
 import { type Config, loadConfig } from './core/config.ts';
@@ -91,6 +91,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
 
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel, redact: ['req.headers.authorization'] },
+    // A line per request only when LOG_LEVEL asks for it (README "Running"); errors are logged anyway.
+    logController: new LogController({ disableRequestLogging: !config.logRequests }),
     bodyLimit: config.bodyLimit,
     exposeHeadRoutes: false,
     requestIdHeader: 'x-request-id',

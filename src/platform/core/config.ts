@@ -31,7 +31,14 @@ export interface Config {
   blobMaxBytes: number;
   /** Whether this node runs background work: jobs, and event dispatch (webhooks, subscribers, NATS). */
   runJobs: boolean;
+  /** pino's level; LOG_LEVEL, `info` when unset. */
   logLevel: string;
+  /**
+   * A log line per request (`incoming request`, `request completed`): only when LOG_LEVEL asks for
+   * `info` or more. Unset, the terminal shows start-up and problems, not traffic (errors keep their
+   * request id either way).
+   */
+  logRequests: boolean;
   /** How often a node looks for undelivered events and due webhook retries (docs/events.md). */
   eventPollMs: number;
   webhookMaxAttempts: number;
@@ -63,10 +70,26 @@ function int(value: string | undefined, fallback: number, name: string): number 
   return n;
 }
 
+/** Where a server started with `env` listens and keeps its data: what the CLI needs to reach it. */
+export function serverLocation(env: NodeJS.ProcessEnv = process.env): {
+  host: string;
+  port: number;
+  dataDir: string;
+} {
+  return {
+    host: env.HOST ?? '127.0.0.1',
+    port: int(env.PORT, 8080, 'PORT'),
+    dataDir: resolve(env.DATA_DIR ?? './data'),
+  };
+}
+
+/** The file a server keeps its generated admin token in. */
+export const adminTokenFile = (dataDir: string) => join(dataDir, 'admin-token');
+
 /** Reads the admin token from the environment, or from (or into) `dataDir/admin-token` with mode 0600. */
 export function resolveAdminToken(dataDir: string, fromEnv: string | undefined): string {
   if (fromEnv) return fromEnv;
-  const file = join(dataDir, 'admin-token');
+  const file = adminTokenFile(dataDir);
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dataDir, { recursive: true });
   const token = randomBytes(32).toString('base64url');
@@ -76,9 +99,9 @@ export function resolveAdminToken(dataDir: string, fromEnv: string | undefined):
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
-  const dataDir = resolve(overrides.dataDir ?? env.DATA_DIR ?? './data');
-  const host = env.HOST ?? '127.0.0.1';
-  const port = int(env.PORT, 8080, 'PORT');
+  const location = serverLocation(env);
+  const dataDir = overrides.dataDir ? resolve(overrides.dataDir) : location.dataDir;
+  const { host, port } = location;
   return {
     host,
     port,
@@ -99,7 +122,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       .filter(Boolean),
     jobPollMs: int(env.JOB_POLL_MS, 1000, 'JOB_POLL_MS'),
     runJobs: env.PONTE_JOBS !== 'off',
-    logLevel: env.LOG_LEVEL ?? 'info',
+    logLevel: env.LOG_LEVEL || 'info',
+    logRequests: ['info', 'debug', 'trace'].includes(env.LOG_LEVEL ?? ''),
     eventPollMs: int(env.EVENT_POLL_MS, 1000, 'EVENT_POLL_MS'),
     webhookMaxAttempts: Math.max(1, int(env.WEBHOOK_MAX_ATTEMPTS, 8, 'WEBHOOK_MAX_ATTEMPTS')),
     webhookBackoffMs: int(env.WEBHOOK_BACKOFF_MS, 30_000, 'WEBHOOK_BACKOFF_MS'),

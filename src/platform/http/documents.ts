@@ -45,13 +45,21 @@ export const HEADERS = {
   },
 } as const;
 
+/** A 401 of the bridge says how credentials go (core/errors.ts BRIDGE_CREDENTIALS). */
+const UNAUTHORIZED_HEADERS = {
+  'WWW-Authenticate': {
+    type: 'string',
+    description: 'the scheme that takes credentials: Bearer realm="ponte"',
+  },
+};
+
 export const SECURITY_SCHEME = 'APIKeyHeader';
 const SCHEME = {
   type: 'apiKey',
   in: 'header',
   name: 'Authorization',
   description:
-    'An API key of the tenant (`ponte key create <tenant>`), or `Bearer <access_token>` from platform/authentication loginWithKey',
+    'An API key of the tenant (`ponte key create <tenant>`), as it is or as `Bearer <apiKey>`, or `Bearer <access_token>` from platform/authentication loginWithKey',
 };
 
 const INVALID_CREDENTIALS = 'Invalid Credentials';
@@ -123,7 +131,9 @@ function documented(schema: Schema, doc: RouteDoc, records: Records, notes: Note
       ...(doc.headers?.length ? { headers } : {}),
     };
   }
-  if (doc.declares401) response['401'] = { ...genericError, [DESCRIPTION]: INVALID_CREDENTIALS };
+  if (doc.declares401) {
+    response['401'] = { ...genericError, [DESCRIPTION]: INVALID_CREDENTIALS, headers: UNAUTHORIZED_HEADERS };
+  }
   response.default = { ...genericError, [DESCRIPTION]: 'genericError: the failure and its reason' };
   const id = String(schema.operationId);
   notes.descriptions.set(

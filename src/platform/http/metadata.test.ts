@@ -200,8 +200,10 @@ describe.each(cases)('the $format document of $id', ({ service, format }) => {
       const lists = path.includes('/entities/')
         ? service.declares401
         : (declared?.declares401 ?? service.declares401);
-      if (lists) expect(op.responses['401']?.description, path).toBe('Invalid Credentials');
-      else expect(op.responses['401'], path).toBeUndefined();
+      if (lists) {
+        expect(op.responses['401']?.description, path).toBe('Invalid Credentials');
+        expect(Object.keys(op.responses['401']?.headers ?? {}), path).toEqual(['WWW-Authenticate']);
+      } else expect(op.responses['401'], path).toBeUndefined();
     }
   });
 

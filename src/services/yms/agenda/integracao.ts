@@ -14,7 +14,7 @@ import {
   quem,
   STATUS_INTEGRACAO,
 } from './states.ts';
-import { agenda } from './tables.ts';
+import { agenda } from './tables/agendas.ts';
 
 // Hand-over of an agenda to the yard (spec 000 §3, §4.5; docs/agenda.md "States"): the ERP
 // integration is awaited, then reported; a success starts the circuit execution in yms/patio

@@ -4,7 +4,7 @@ import { DateOnly, Int64, Type } from '../../../platform/core/schema.ts';
 import { alteradoPor, compact, dateIn, quem } from './common.ts';
 import { Hora, turno as turnoEntity } from './entities.ts';
 import { E } from './errors.ts';
-import { planta, turno } from './tables.ts';
+import { planta, turno } from './tables/plantas.ts';
 
 // Shifts by weekday (spec 000 §4.2, §8; docs/patio.md "Shifts"): one shift per matching day from
 // today, in the plant's time zone, to 31 December. Existing shifts (same plant, date and hours) are
