@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import fastifySwagger from '@fastify/swagger';
-import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import { CredentialStore } from './auth/credentials.ts';
 import { BlobStore } from './blobs/store.ts';
@@ -23,6 +21,7 @@ import { registerAdmin } from './http/admin.ts';
 import { registerBlobRoutes } from './http/blobs.ts';
 import { registerBridge } from './http/bridge.ts';
 import { registerConsole } from './http/console.ts';
+import { registerDocs } from './http/docs.ts';
 import {
   clientErrorHandler,
   frameworkErrors,
@@ -142,7 +141,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     }),
     events: new EventDispatcher(config.eventPollMs),
     leases: new Leases(config.leaseSeconds, app.log),
-    metadata: (id, format) => metadata(id, format),
+    metadata: (id, format, address) => metadata(id, format, address),
     log: app.log,
     now,
   };
@@ -158,28 +157,6 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const live = new LiveStream(platform);
   platform.events.onWake(() => live.wake());
 
-  // The combined document of every served service, and the docs UI listing each service's own.
-  await app.register(fastifySwagger, {
-    openapi: { info: { title: 'Ponte: every service', version: '1.0' } },
-  });
-  await app.register(fastifySwaggerUi, {
-    routePrefix: '/docs',
-    uiConfig: {
-      urls: [
-        ...registry
-          .all()
-          .map((s) => ({ url: `/docs/services/${s.id}/swagger.json`, name: `${s.id} ${s.version}` })),
-        { url: '/docs/json', name: 'All services (OpenAPI 3)' },
-      ],
-    } as never,
-  });
-  app.get('/docs/services/:domain/:service/:file', { schema: { hide: true } }, async (request) => {
-    const { domain, service, file } = request.params as Record<string, string>;
-    if (file !== 'swagger.json' && file !== 'openapi.json')
-      throw Object.assign(new Error('Not found'), { statusCode: 404 });
-    return platform.metadata(`${domain}/${service}`, file === 'openapi.json' ? 'openapi' : 'swagger');
-  });
-
   app.get('/health', { schema: { hide: true } }, async () => ({ status: 'UP' }));
   app.get('/ready', { schema: { hide: true } }, async (_request, reply) => {
     const checks = await runChecks(platform);
@@ -191,6 +168,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await registerBlobRoutes(app, platform);
   const parts = { platform, engineFor: (entity: EntityDeclaration) => new EntityEngine(entity) };
   metadata = await registerBridge(app, parts);
+  await registerDocs(app, platform);
   registerLiveStream(app, parts, live);
   registerConsole(app, platform);
 

@@ -22,6 +22,11 @@ export interface Config {
   jobPollMs: number;
   /** Base URL that signed blob URLs start with (what clients reach this server at). */
   publicUrl: string;
+  /**
+   * Whether PUBLIC_URL was set: then it is the address every document gives (a reverse proxy's);
+   * otherwise a document gives the address its request reached.
+   */
+  publicUrlConfigured: boolean;
   /** Largest blob an upload URL accepts. */
   blobMaxBytes: number;
   /** Whether this node runs background work: jobs, and event dispatch (webhooks, subscribers, NATS). */
@@ -101,6 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     host,
     port,
     publicUrl: env.PUBLIC_URL ?? `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`,
+    publicUrlConfigured: Boolean(env.PUBLIC_URL || overrides.publicUrl),
     blobMaxBytes: int(env.BLOB_MAX_BYTES, 100 * 1024 * 1024, 'BLOB_MAX_BYTES'),
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,

@@ -112,7 +112,8 @@ export const readOnly = {
 /** An agenda to update: its id and the fields to change (absent fields keep their value). */
 export const AgendaAlteracao = Type.Object(
   { id: Id('the agenda'), ...Type.Partial(Type.Object(editable)).properties, ...readOnly },
-  { title: 'agenda' },
+  // Not `agenda`: that name is the record's (one name per shape in the documents).
+  { title: 'agendaAlteracao' },
 );
 
 /**

@@ -68,6 +68,7 @@ export const integracao = {
       'An integrating service reports its result. In AGUARDANDO_INTEGRACAO: SUCESSO → EXECUTANDO and the start ' +
       'of the circuit execution is queued; ERRO → ERRO_INTEGRACAO with motivoDeFalha. In any other state nothing ' +
       'changes (late or repeated reports are harmless)',
+    enqueues: true,
     input: Type.Object({
       agenda: AgendaRef,
       servico: Type.String({ minLength: 1, maxLength: 100, description: 'the integrating service' }),

@@ -177,7 +177,7 @@ export const parceiros = {
       preAgendaHabilitada: Type.Boolean({ description: 'some partner requests pre-agendas' }),
       parceiros: Type.Array(ExternalTenant),
       usuario: Type.Partial(ExternalUser, {
-        title: 'externalUser',
+        title: 'externalUserPartial',
         description: 'the external user; empty for an internal caller',
       }),
     }),

@@ -139,7 +139,7 @@ const TipoRef = Type.Object(
     id: Type.Optional(Type.String({ format: 'uuid' })),
     codigo: Type.Optional(Type.String({ minLength: 1, maxLength: 50 })),
   },
-  { title: 'tipoAgendamento', description: 'the appointment type: its id, or else its codigo, names it' },
+  { title: 'tipoAgendamentoRef', description: 'the appointment type: its id, or else its codigo, names it' },
 );
 
 function refDe(tipo: Static<typeof TipoRef>): string {

@@ -158,6 +158,8 @@ export const automacao = {
       'Runs a command against a scope and its variables, all of it or nothing; the run is logged and pushed. ' +
       'A refused command (no free spot, execution not running…) answers its error and changes nothing but the log',
     input: rotinaInput('comando', ComandoDescritor),
+    // The command chamarWebhook calls its URL as a durable job.
+    enqueues: true,
     transaction: 'none',
     handler: async (ctx, input) => {
       await rodarExplicito(ctx, 'COMANDO', { ...input, descritor: input.comando });

@@ -37,11 +37,11 @@ export const ComposicaoVeiculo = Type.Object(
   { title: 'composicaoVeiculo' },
 );
 
-/** A composition to create: its fields, the id optional (the entity's POST input). */
-export const NovaComposicaoVeiculo = Type.Object({
-  ...ComposicaoVeiculoCampos.properties,
-  id: Type.Optional(Type.String({ format: 'uuid' })),
-});
+/** A composition to create: its fields, the id optional (the entity's POST input, named as the entity names it). */
+export const NovaComposicaoVeiculo = Type.Object(
+  { ...ComposicaoVeiculoCampos.properties, id: Type.Optional(Type.String({ format: 'uuid' })) },
+  { title: 'composicaoVeiculoInput' },
+);
 
 // --- the plant's code -------------------------------------------------------------------------
 
