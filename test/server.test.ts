@@ -71,9 +71,14 @@ describe('ponte serve on the embedded database', () => {
       expect(at('Server listening at')).toBeLessThan(at(BANNER));
       expect(at(BANNER)).toBeLessThan(at('curl -s'));
       expect(lines.filter(Boolean).slice(-2)).toEqual([
-        `Docs:    ${base}/t/demo/docs`,
+        `Docs:    ${base}/t/demo/docs/`,
         `Console: ${base}/t/demo/console (paste the API key there)`,
       ]);
+
+      // The docs address printed is the tenant's docs page.
+      const docs = await fetch(`${base}/t/demo/docs/`);
+      expect(docs.status).toBe(200);
+      expect(await docs.text()).toContain('swagger-ui');
 
       const keyLine = lines[lines.findIndex((l) => l.includes(BANNER)) + 1] ?? '';
       demoKey = keyLine.trim();

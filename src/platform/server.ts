@@ -87,7 +87,9 @@ async function bootstrapDemo({ platform }: App, url: string): Promise<void> {
   if ((await platform.tenants.list()).length > 0) return;
   const tenant = await platform.tenants.create('demo');
   const key = await platform.credentials.createKey(tenant.name, 'full', 'created at first start');
-  const call = `${url}/t/demo/bridge/1.0/rest/hcm/platform_integration/queries/healthcheck`;
+  // Behind a proxy the configured public address is the one a reader can open (docs/platform.md).
+  const base = platform.config.publicUrlConfigured ? platform.config.publicUrl.replace(/\/+$/, '') : url;
+  const call = `${base}/t/demo/bridge/1.0/rest/hcm/platform_integration/queries/healthcheck`;
   await logWritten(platform.log);
   process.stdout.write(
     [
@@ -97,8 +99,8 @@ async function bootstrapDemo({ platform }: App, url: string): Promise<void> {
       `(\`npx ponte key create demo\` makes another; its admin token is in ${platform.config.dataDir}/admin-token)`,
       'Try it:',
       `  curl -s -X POST -H 'Authorization: ${key.apiKey}' -H 'Content-Type: application/json' -d '{}' ${call}`,
-      `Docs:    ${url}/t/demo/docs`,
-      `Console: ${url}/t/demo/console (paste the API key there)`,
+      `Docs:    ${base}/t/demo/docs/`,
+      `Console: ${base}/t/demo/console (paste the API key there)`,
       '',
     ].join('\n'),
   );
