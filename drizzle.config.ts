@@ -4,6 +4,6 @@ import { defineConfig } from 'drizzle-kit';
 // and writes one committed migration history (DESIGN.md "Persistence").
 export default defineConfig({
   dialect: 'postgresql',
-  schema: ['./src/platform/**/tables.ts', './src/services/**/tables.ts'],
+  schema: ['./src/platform/**/tables.ts', './src/services/**/tables.ts', './src/services/**/tables/*.ts'],
   out: './drizzle',
 });

@@ -3,7 +3,7 @@ import { getTableColumns } from 'drizzle-orm';
 import pg from 'pg';
 import type { AppPlatform } from '../src/platform/app.ts';
 import { APP_ROLE, TENANT_SETTING } from '../src/platform/core/db/tenancy.ts';
-import { sku } from '../src/services/erp_agr/com_comum/tables.ts';
+import { sku } from '../src/services/erp_agr/com_comum/tables/produtos.ts';
 import { type ListStatements, type Running, rawPgGet, rawPgList, type Statement } from './baselines.ts';
 import {
   envInt,

@@ -13,7 +13,8 @@ import { testDatabaseUrl } from './harness.ts';
 // folder and database the test gives it. Every child still alive when the file ends is killed.
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const MAIN = join(ROOT, 'src/cli/main.ts');
+/** The `ponte` command as users run it (`npx ponte`, `npm start`). */
+export const PONTE = join(ROOT, 'bin/ponte.js');
 export const STARTUP_MS = 60_000;
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -102,7 +103,7 @@ export async function serve(
   // signal, stop and kill a server by its pid.
   const base: NodeJS.ProcessEnv = { HOST: '127.0.0.1', LOG_LEVEL: 'warn', WORKERS: '1' };
   for (const name of INHERITED) if (process.env[name] !== undefined) base[name] = process.env[name];
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve'], {
+  const child = spawn(process.execPath, [PONTE, 'serve'], {
     cwd: ROOT,
     env: { ...base, ...env, PORT: String(port), ...(adminToken ? { ADMIN_TOKEN: adminToken } : {}) },
     stdio: ['ignore', 'pipe', 'pipe'],

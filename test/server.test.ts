@@ -3,13 +3,13 @@ import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { freePort, healthy, type Node, ROOT, serve, sleep, tempDir, waitFor } from './processes.ts';
+import { freePort, healthy, type Node, PONTE, ROOT, serve, sleep, tempDir, waitFor } from './processes.ts';
 
 // Black box (STYLE.md "App factory apart from listening"): the real `ponte serve` as a child process
 // on the embedded database, its first-start banner, the CLI against it, and a restart on the same
-// data folder. Always the embedded database, whatever DATABASE_URL the run has.
+// data folder. Always the embedded database, whatever DATABASE_URL the run has, and the default
+// LOG_LEVEL, as a first start at a terminal (test/cli.test.ts: the CLI's own behaviour).
 
-const MAIN = join(ROOT, 'src/cli/main.ts');
 const BANNER = 'First start: created tenant "demo"';
 const TIMEOUT = 60_000;
 const run = promisify(execFile);
@@ -27,7 +27,7 @@ function cliEnv(): NodeJS.ProcessEnv {
 }
 
 async function ponte(...args: string[]): Promise<Record<string, unknown>> {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+  const { stdout } = await run(process.execPath, [PONTE, ...args, '--json'], {
     cwd: ROOT,
     env: cliEnv(),
     timeout: TIMEOUT,
@@ -47,8 +47,9 @@ beforeAll(async () => {
   dataDir = tempDir('ponte-server-');
   port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  // The embedded database and a generated admin token, whatever the test run was given.
-  env = { DATA_DIR: dataDir, PORT: String(port) };
+  // The embedded database, a generated admin token and the default LOG_LEVEL (empty is unset),
+  // whatever the test run was given.
+  env = { DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: '' };
 });
 
 describe('ponte serve on the embedded database', () => {
@@ -59,11 +60,26 @@ describe('ponte serve on the embedded database', () => {
     'prints the demo key once at first start, and its curl line answers UP',
     async () => {
       first = await serve(env, { adminToken: 'generated' });
-      await waitFor(first, 'the first-start banner', () => /Docs: .*admin-token/.test(first.output()));
+      await waitFor(first, 'the first-start banner', () => /Console: .*\n/.test(first.output()));
       const out = first.output();
       expect(out).toContain(BANNER);
 
+      // Last, after the listening line: the key, the curl line, then the docs and console addresses.
       const lines = out.split('\n');
+      const at = (text: string) => lines.findIndex((l) => l.includes(text));
+      expect(at('Server listening at')).toBeGreaterThanOrEqual(0);
+      expect(at('Server listening at')).toBeLessThan(at(BANNER));
+      expect(at(BANNER)).toBeLessThan(at('curl -s'));
+      expect(lines.filter(Boolean).slice(-2)).toEqual([
+        `Docs:    ${base}/t/demo/docs/`,
+        `Console: ${base}/t/demo/console (paste the API key there)`,
+      ]);
+
+      // The docs address printed is the tenant's docs page.
+      const docs = await fetch(`${base}/t/demo/docs/`);
+      expect(docs.status).toBe(200);
+      expect(await docs.text()).toContain('swagger-ui');
+
       const keyLine = lines[lines.findIndex((l) => l.includes(BANNER)) + 1] ?? '';
       demoKey = keyLine.trim();
       expect(demoKey).toMatch(/^[\w-]+\.[\w-]+$/);
@@ -87,6 +103,10 @@ describe('ponte serve on the embedded database', () => {
 
       // The health endpoint needs no credentials.
       expect(await healthy(first)).toBe(true);
+      // Requests are not logged at the default LOG_LEVEL: the banner stays the last thing printed.
+      await sleep(200);
+      expect(first.output()).not.toMatch(/incoming request|request completed/);
+      expect(first.output().trimEnd().endsWith('(paste the API key there)')).toBe(true);
 
       const tokenFile = join(dataDir, 'admin-token');
       expect(existsSync(tokenFile)).toBe(true);

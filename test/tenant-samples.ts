@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { TObject, TSchema } from 'typebox';
 import { Store, type TenantTable } from '../src/platform/core/db/store.ts';
-import { pessoa, unidadeMedida } from '../src/services/erp_agr/com_comum/tables.ts';
+import { pessoa } from '../src/services/erp_agr/com_comum/tables/pessoas.ts';
+import { unidadeMedida } from '../src/services/erp_agr/com_comum/tables/produtos.ts';
 import type { TestApp } from './harness.ts';
 
 // Sample records of every entity for tenants.test.ts: a body generated from the entity's input

@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import fastifySwagger from '@fastify/swagger';
-import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { CredentialStore } from './auth/credentials.ts';
 import { BlobStore } from './blobs/store.ts';
@@ -23,6 +21,7 @@ import { registerAdmin } from './http/admin.ts';
 import { registerBlobRoutes } from './http/blobs.ts';
 import { registerBridge } from './http/bridge.ts';
 import { registerConsole } from './http/console.ts';
+import { registerDocs } from './http/docs.ts';
 import {
   clientErrorHandler,
   frameworkErrors,
@@ -97,8 +96,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
       redact: ['req.headers.authorization'],
       stream: logDestination(),
     },
-    // One line per request instead of Fastify's two (http/request-log.ts).
-    logController: requestLogController(),
+    // One line per request when LOG_LEVEL asks for it (README "Running", http/request-log.ts);
+    // errors are logged by the error handler anyway.
+    logController: requestLogController(config.logRequests),
     bodyLimit: config.bodyLimit,
     exposeHeadRoutes: false,
     requestIdHeader: 'x-request-id',
@@ -147,7 +147,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     }),
     events: new EventDispatcher(config.eventPollMs),
     leases: new Leases(config.leaseSeconds, app.log),
-    metadata: (id, format) => metadata(id, format),
+    metadata: (id, format, address) => metadata(id, format, address),
     log: app.log,
     now,
   };
@@ -163,28 +163,6 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const live = new LiveStream(platform);
   platform.events.onWake(() => live.wake());
 
-  // The combined document of every served service, and the docs UI listing each service's own.
-  await app.register(fastifySwagger, {
-    openapi: { info: { title: 'Ponte: every service', version: '1.0' } },
-  });
-  await app.register(fastifySwaggerUi, {
-    routePrefix: '/docs',
-    uiConfig: {
-      urls: [
-        ...registry
-          .all()
-          .map((s) => ({ url: `/docs/services/${s.id}/swagger.json`, name: `${s.id} ${s.version}` })),
-        { url: '/docs/json', name: 'All services (OpenAPI 3)' },
-      ],
-    } as never,
-  });
-  app.get('/docs/services/:domain/:service/:file', { schema: { hide: true } }, async (request) => {
-    const { domain, service, file } = request.params as Record<string, string>;
-    if (file !== 'swagger.json' && file !== 'openapi.json')
-      throw Object.assign(new Error('Not found'), { statusCode: 404 });
-    return platform.metadata(`${domain}/${service}`, file === 'openapi.json' ? 'openapi' : 'swagger');
-  });
-
   app.get('/health', { schema: { hide: true } }, async () => ({ status: 'UP' }));
   app.get('/ready', { schema: { hide: true } }, async (_request, reply) => {
     const checks = await runChecks(platform);
@@ -196,6 +174,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await registerBlobRoutes(app, platform);
   const parts = { platform, engineFor: (entity: EntityDeclaration) => new EntityEngine(entity) };
   metadata = await registerBridge(app, parts);
+  await registerDocs(app, platform);
   registerLiveStream(app, parts, live);
   registerConsole(app, platform);
 

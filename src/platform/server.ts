@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import { type App, type AppOptions, buildApp } from './app.ts';
 import { isClusterPrimary, isClusterWorker, runPrimary } from './cluster.ts';
 import { loadConfig } from './core/config.ts';
@@ -77,22 +78,46 @@ async function forceExit({ platform }: App, why: string): Promise<void> {
 }
 
 /**
+ * Waits until what the logger was given (the listening line) is written: pino writes to stdout
+ * asynchronously, and a line written after the banner would push it up. Within a second at most.
+ */
+function logWritten(log: FastifyBaseLogger): Promise<void> {
+  const flush = (log as { flush?: (done: () => void) => void }).flush;
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, 1000);
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    if (typeof flush === 'function') flush.call(log, done);
+    else done();
+  });
+}
+
+/**
  * First start on an empty database: create the tenant `demo` with a full key and print, once, the
  * key and a ready curl line (the key is never shown again; `ponte key create demo` makes another).
+ * Printed after the listening line and last, docs and console at the end, so it is what the terminal
+ * shows: request logs stay off unless LOG_LEVEL asks for them (config `logRequests`).
  */
 async function bootstrapDemo({ platform }: App, url: string): Promise<void> {
   if ((await platform.tenants.list()).length > 0) return;
   const tenant = await platform.tenants.create('demo');
   const key = await platform.credentials.createKey(tenant.name, 'full', 'created at first start');
-  const call = `${url}/t/demo/bridge/1.0/rest/hcm/platform_integration/queries/healthcheck`;
+  // Behind a proxy the configured public address is the one a reader can open (docs/platform.md).
+  const base = platform.config.publicUrlConfigured ? platform.config.publicUrl.replace(/\/+$/, '') : url;
+  const call = `${base}/t/demo/bridge/1.0/rest/hcm/platform_integration/queries/healthcheck`;
+  await logWritten(platform.log);
   process.stdout.write(
     [
       '',
-      'First start: created tenant "demo". Its API key (shown only this once):',
+      'First start: created tenant "demo". Its API key, shown only this once:',
       `  ${key.apiKey}`,
+      `(\`npx ponte key create demo\` makes another; its admin token is in ${platform.config.dataDir}/admin-token)`,
       'Try it:',
       `  curl -s -X POST -H 'Authorization: ${key.apiKey}' -H 'Content-Type: application/json' -d '{}' ${call}`,
-      `Docs: ${url}/docs    Admin token: ${platform.config.dataDir}/admin-token`,
+      `Docs:    ${base}/t/demo/docs/`,
+      `Console: ${base}/t/demo/console (paste the API key there)`,
       '',
     ].join('\n'),
   );

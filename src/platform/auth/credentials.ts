@@ -19,6 +19,9 @@ function callerOf(scope: string, subject: string | null, rest: Omit<Caller, 'sco
   return { ...rest, scope: scope as Scope, ...(parsed ? { subject: parsed } : {}) };
 }
 
+/** The scheme of `Authorization: Bearer <credential>`; schemes are case-insensitive (RFC 9110). */
+const BEARER = /^bearer +/i;
+
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 const token = (bytes: number) => randomBytes(bytes).toString('base64url');
 
@@ -104,7 +107,11 @@ export class CredentialStore implements Credentials {
     this.forget((v) => v.caller.keyId === revoked.id);
   }
 
-  /** Resolves an `Authorization` header value; undefined when it is not a valid credential. */
+  /**
+   * Resolves an `Authorization` header value: `<apiKey>`, `Bearer <apiKey>` (clients that send every
+   * credential as a bearer) or `Bearer <accessToken>`; undefined when it is not a valid credential.
+   * A key is told from a token by its dot, which a token (base64url) never holds.
+   */
   async verify(header: string): Promise<Verified | undefined> {
     const cacheKey = sha256(header);
     const hit = this.cache.get(cacheKey);
@@ -113,9 +120,13 @@ export class CredentialStore implements Credentials {
       if (hit.expiresAt !== undefined && hit.expiresAt <= this.now().getTime()) return undefined;
       return hit;
     }
-    const verified = header.startsWith('Bearer ')
-      ? await this.verifyToken(header.slice(7).trim())
-      : await this.verifyKey(header.trim());
+    const bearer = BEARER.exec(header);
+    const credential = (bearer ? header.slice(bearer[0].length) : header).trim();
+    const verified = credential.includes('.')
+      ? await this.verifyKey(credential)
+      : bearer
+        ? await this.verifyToken(credential)
+        : undefined;
     this.cache.set(cacheKey, verified ?? 'invalid');
     return verified;
   }

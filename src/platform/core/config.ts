@@ -23,11 +23,23 @@ export interface Config {
   jobPollMs: number;
   /** Base URL that signed blob URLs start with (what clients reach this server at). */
   publicUrl: string;
+  /**
+   * Whether PUBLIC_URL was set: then it is the address every document gives (a reverse proxy's);
+   * otherwise a document gives the address its request reached.
+   */
+  publicUrlConfigured: boolean;
   /** Largest blob an upload URL accepts. */
   blobMaxBytes: number;
   /** Whether this node runs background work: jobs, and event dispatch (webhooks, subscribers, NATS). */
   runJobs: boolean;
+  /** pino's level; LOG_LEVEL, `info` when unset. */
   logLevel: string;
+  /**
+   * A log line per request (`incoming request`, `request completed`): only when LOG_LEVEL asks for
+   * `info` or more. Unset, the terminal shows start-up and problems, not traffic (errors keep their
+   * request id either way).
+   */
+  logRequests: boolean;
   /** How often a node looks for undelivered events and due webhook retries (docs/events.md). */
   eventPollMs: number;
   webhookMaxAttempts: number;
@@ -64,10 +76,26 @@ function int(value: string | undefined, fallback: number, name: string): number 
   return n;
 }
 
+/** Where a server started with `env` listens and keeps its data: what the CLI needs to reach it. */
+export function serverLocation(env: NodeJS.ProcessEnv = process.env): {
+  host: string;
+  port: number;
+  dataDir: string;
+} {
+  return {
+    host: env.HOST ?? '127.0.0.1',
+    port: int(env.PORT, 8080, 'PORT'),
+    dataDir: resolve(env.DATA_DIR ?? './data'),
+  };
+}
+
+/** The file a server keeps its generated admin token in. */
+export const adminTokenFile = (dataDir: string) => join(dataDir, 'admin-token');
+
 /** Reads the admin token from the environment, or from (or into) `dataDir/admin-token` with mode 0600. */
 export function resolveAdminToken(dataDir: string, fromEnv: string | undefined): string {
   if (fromEnv) return fromEnv;
-  const file = join(dataDir, 'admin-token');
+  const file = adminTokenFile(dataDir);
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dataDir, { recursive: true });
   const token = randomBytes(32).toString('base64url');
@@ -77,17 +105,18 @@ export function resolveAdminToken(dataDir: string, fromEnv: string | undefined):
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
-  const dataDir = resolve(overrides.dataDir ?? env.DATA_DIR ?? './data');
-  const host = env.HOST ?? '127.0.0.1';
-  const port = int(env.PORT, 8080, 'PORT');
+  const location = serverLocation(env);
+  const dataDir = overrides.dataDir ? resolve(overrides.dataDir) : location.dataDir;
+  const { host, port } = location;
   const databaseUrl = overrides.databaseUrl ?? (env.DATABASE_URL || undefined);
   return {
     host,
     port,
     publicUrl: env.PUBLIC_URL ?? `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`,
+    publicUrlConfigured: Boolean(env.PUBLIC_URL || overrides.publicUrl),
     blobMaxBytes: int(env.BLOB_MAX_BYTES, 100 * 1024 * 1024, 'BLOB_MAX_BYTES'),
     dataDir,
-    databaseUrl: env.DATABASE_URL || undefined,
+    databaseUrl,
     adminToken: overrides.adminToken ?? resolveAdminToken(dataDir, env.ADMIN_TOKEN),
     operatorTenant: env.OPERATOR_TENANT ?? 'demo',
     bodyLimit: int(env.BODY_LIMIT, 1024 * 1024, 'BODY_LIMIT'),
@@ -100,7 +129,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       .filter(Boolean),
     jobPollMs: int(env.JOB_POLL_MS, 1000, 'JOB_POLL_MS'),
     runJobs: env.PONTE_JOBS !== 'off',
-    logLevel: env.LOG_LEVEL ?? 'info',
+    logLevel: env.LOG_LEVEL || 'info',
+    logRequests: ['info', 'debug', 'trace'].includes(env.LOG_LEVEL ?? ''),
     eventPollMs: int(env.EVENT_POLL_MS, 1000, 'EVENT_POLL_MS'),
     webhookMaxAttempts: Math.max(1, int(env.WEBHOOK_MAX_ATTEMPTS, 8, 'WEBHOOK_MAX_ATTEMPTS')),
     webhookBackoffMs: int(env.WEBHOOK_BACKOFF_MS, 30_000, 'WEBHOOK_BACKOFF_MS'),

@@ -46,6 +46,9 @@ class OperationContext implements Ctx {
   get requestId() {
     return this.invocation.requestId;
   }
+  get baseUrl() {
+    return this.invocation.baseUrl ?? this.platform.config.publicUrl;
+  }
   get signal() {
     return this.invocation.signal ?? NEVER;
   }

@@ -42,6 +42,14 @@ export interface Operation<I extends TSchema = TSchema, O extends TSchema = TSch
   subjects: readonly string[];
   anonymous: boolean;
   deprecated: boolean;
+  /** Answers the ids of the durable jobs it enqueues in `x-job-id` (signals always do). */
+  enqueues: boolean;
+  /**
+   * Whether its document lists the 401 `Invalid Credentials` response: spec 000 §5 lists it for every
+   * operation; spec 001 §5 names the services and the signal whose documents do not. Undefined: as
+   * its service declares.
+   */
+  declares401: boolean | undefined;
   transaction: TransactionMode;
   description: string | undefined;
   input: I;
@@ -80,6 +88,8 @@ export interface ServiceOptions<Ops extends Record<string, Operation>> {
   description?: string;
   /** Services this one calls through `ctx.call` (`domain/service`); getDependencies reports them. */
   dependencies?: string[];
+  /** false where spec 001 §5 says the service's documents list no 401 response (default true). */
+  declares401?: boolean;
   operations: Ops;
   /** Generic entities (spec 000 §2.3), each with the routes of the entity engine. */
   entities?: EntityDeclaration[];
@@ -203,6 +213,11 @@ export interface Ctx {
   readonly log: FastifyBaseLogger;
   readonly requestId: string;
   /**
+   * Where the caller reached the platform (scheme, host, any path before `/t/`): PUBLIC_URL when it
+   * is configured, else the request's own address; PUBLIC_URL's default outside a request.
+   */
+  readonly baseUrl: string;
+  /**
    * Aborted when long work should stop at its next safe point: the node is shutting down, or the
    * job's lease was lost (jobs only; a request's never aborts). Resumable jobs check it between steps.
    */
@@ -233,6 +248,8 @@ export interface Invocation {
   caller: Caller;
   requestId: string;
   log: FastifyBaseLogger;
+  /** Ctx.baseUrl: the bridge sets it from the request; absent outside a request. */
+  baseUrl?: string;
   /** Told the id of each job the operation enqueues (the bridge answers it in `x-job-id`). */
   onJob?: (id: string) => void;
   /** A job's: aborted when it should stop at its next safe point (Ctx.signal). */

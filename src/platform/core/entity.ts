@@ -73,8 +73,9 @@ export function defineEntity(options: EntityOptions): EntityDeclaration {
     children: options.children ?? {},
     hooks: options.hooks ?? {},
     schema: Type.Object({ id: Id, ...props, ...AuditSchema }, { title: options.name }),
-    input: Type.Object({ ...props, id: Type.Optional(Id) }),
-    patch: Type.Object({ ...optional, id: Type.Optional(Id) }),
+    // Named apart from the record (one name per shape in the documents: http/records.ts).
+    input: Type.Object({ ...props, id: Type.Optional(Id) }, { title: `${options.name}Input` }),
+    patch: Type.Object({ ...optional, id: Type.Optional(Id) }, { title: `${options.name}Patch` }),
     filterFields,
     writable,
     tableName: getTableName(options.table),

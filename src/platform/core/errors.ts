@@ -22,6 +22,14 @@ export const REASONS = Object.keys(REASON_STATUS) as Reason[];
 export interface GenericError {
   message: string;
   reason: Reason;
+  /** Beside a message that clients compare (a 401's `Invalid Credentials`): how to do it right. */
+  detail?: string;
+}
+
+/** What a 401 adds to its message: the body's `detail` and the `WWW-Authenticate` challenge. */
+export interface CredentialsHelp {
+  detail: string;
+  challenge: string;
 }
 
 export class ApiError extends Error {
@@ -29,26 +37,52 @@ export class ApiError extends Error {
   readonly status: number;
   /** Program-readable code from a service's error catalogue (spec 000 §2.2 basicErrorPayload). */
   readonly code: string | undefined;
+  /** A 401's help: its text goes in the body's `detail`, its challenge in `WWW-Authenticate`. */
+  readonly help: CredentialsHelp | undefined;
 
-  constructor(reason: Reason, message: string, options: { status?: number; code?: string } = {}) {
+  constructor(
+    reason: Reason,
+    message: string,
+    options: { status?: number; code?: string; help?: CredentialsHelp } = {},
+  ) {
     super(message);
     this.name = 'ApiError';
     this.reason = reason;
     // A state conflict is 409 (DESIGN.md): the only status that is not derived from the reason.
     this.status = options.status ?? REASON_STATUS[reason];
     this.code = options.code;
+    this.help = options.help;
   }
 
   toBody(): GenericError {
-    return { message: this.message, reason: this.reason };
+    const body: GenericError = { message: this.message, reason: this.reason };
+    if (this.help) body.detail = this.help.detail;
+    return body;
   }
 }
 
 export const INVALID_CREDENTIALS = 'Invalid Credentials';
 
+/**
+ * The help of every 401 of the bridge (docs/platform.md "Tenants and credentials"): how credentials
+ * are sent, and what may have been wrong in general terms. One text whatever failed (no header, a
+ * malformed, unknown, wrong, revoked or expired credential, another tenant's, an unknown tenant),
+ * so that the answer never tells which: the tenant names, keys and tokens cannot be probed.
+ */
+export const BRIDGE_CREDENTIALS: CredentialsHelp = {
+  detail:
+    'Send an API key of the tenant of this address as "Authorization: <apiKey>" or ' +
+    '"Authorization: Bearer <apiKey>", or a token that loginWithKey issued for it as ' +
+    '"Authorization: Bearer <accessToken>". The credential was missing, malformed, unknown, ' +
+    'expired or revoked, or belongs to another tenant.',
+  challenge: 'Bearer realm="ponte"',
+};
+
 export const errors = {
   badRequest: (message: string) => new ApiError('BAD_REQUEST', message),
-  unauthorized: (message = INVALID_CREDENTIALS) => new ApiError('UNAUTHORIZED', message),
+  /** 401 `Invalid Credentials` with `help`: the same answer whatever was wrong. */
+  unauthorized: (help: CredentialsHelp = BRIDGE_CREDENTIALS) =>
+    new ApiError('UNAUTHORIZED', INVALID_CREDENTIALS, { help }),
   paymentRequired: (message: string) => new ApiError('PAYMENT_REQUIRED', message),
   forbidden: (message: string) => new ApiError('FORBIDDEN', message),
   notFound: (message: string) => new ApiError('OBJECT_NOT_FOUND', message),

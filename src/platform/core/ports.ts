@@ -137,5 +137,18 @@ export interface Events {
 // ── service documents (http/) ────────────────────────────────────────────────────────────────
 
 export type MetadataFormat = 'swagger' | 'openapi';
-/** Each service's generated Swagger 2.0 / OpenAPI 3 document. */
-export type MetadataProvider = (serviceId: string, format: MetadataFormat) => Record<string, unknown>;
+/** Whom a document addresses: the tenant, at the base URL its caller reached the platform at. */
+export interface DocumentAddress {
+  /** scheme, host and any path before `/t/` (`https://api.example.com/ponte`) */
+  baseUrl: string;
+  tenant: string;
+}
+/**
+ * Each service's generated Swagger 2.0 / OpenAPI 3 document, addressed to one tenant (host,
+ * basePath and schemes; servers), so that a client generated from it reaches that tenant.
+ */
+export type MetadataProvider = (
+  serviceId: string,
+  format: MetadataFormat,
+  address: DocumentAddress,
+) => Record<string, unknown>;

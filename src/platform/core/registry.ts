@@ -27,6 +27,10 @@ export interface OperationOptions<I extends TSchema, O extends TSchema> {
   /** Also answers under `/anonymous/rest`, without credentials (spec: login, tenant lookup). */
   anonymous?: boolean;
   deprecated?: boolean;
+  /** Enqueues durable jobs, whose ids the bridge answers in `x-job-id` (always true for signals). */
+  enqueues?: boolean;
+  /** false where spec 001 §5 lists no 401 response for the operation (default: the service's). */
+  declares401?: boolean;
   transaction?: TransactionMode;
   input: I;
   output?: O;
@@ -45,6 +49,8 @@ function operation<I extends TSchema, O extends TSchema>(
     subjects: options.subjects ?? [],
     anonymous: options.anonymous ?? false,
     deprecated: options.deprecated ?? false,
+    enqueues: options.enqueues ?? kind === 'signals',
+    declares401: options.declares401,
     transaction: options.transaction ?? (kind === 'queries' ? 'reads' : 'tenant'),
     description: options.description,
     input: options.input,
@@ -85,6 +91,7 @@ export function defineService<Ops extends Record<string, Operation>>(
     ...options,
     description: options.description,
     dependencies: options.dependencies ?? [],
+    declares401: options.declares401 ?? true,
     entities: options.entities ?? [],
     imports: options.imports ?? {},
     exports: options.exports ?? {},

@@ -52,6 +52,11 @@ export const GENERIC_ERROR = Type.Object(
       'SERVICE_UNAVAILABLE',
       'INSUFFICIENT_STORAGE',
     ]),
+    detail: Type.Optional(
+      Type.String({
+        description: 'on a 401: how credentials are sent; the same text whatever was wrong with them (Ponte)',
+      }),
+    ),
   },
   { title: 'genericError' },
 );

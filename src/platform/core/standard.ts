@@ -73,7 +73,7 @@ export function standardOperations(options: StandardOptions): Record<string, Ope
   if (options.metadata !== false) {
     ops.getMetadata = query({
       description:
-        "The service's Swagger 2.0 document, generated from its declarations (OpenAPI 3 on request)",
+        "The service's Swagger 2.0 document (OpenAPI 3 on request), generated from its declarations and addressed to the tenant as the caller reached it",
       get: true,
       transaction: 'none',
       input: Type.Object({
@@ -90,7 +90,9 @@ export function standardOperations(options: StandardOptions): Record<string, Ope
             `Invalid field 'metadataFormat': must be one of swagger, openapi (got ${requested})`,
           );
         }
-        return { metadata: JSON.stringify(ctx.platform.metadata(ctx.service.id, format)) };
+        // Addressed to the tenant as the caller reached it, so a client generated from it works.
+        const address = { baseUrl: ctx.baseUrl, tenant: ctx.tenant.name };
+        return { metadata: JSON.stringify(ctx.platform.metadata(ctx.service.id, format, address)) };
       },
     });
   }

@@ -289,7 +289,9 @@ describe('entity routes', () => {
   });
 
   it('describes the entity routes in the service document', async () => {
-    const doc = (await t.app.inject({ method: 'GET', url: '/docs/services/test/frota/swagger.json' })).json();
+    const doc = (
+      await t.app.inject({ method: 'GET', url: '/t/acme/docs/services/test/frota/swagger.json' })
+    ).json();
     expect(Object.keys(doc.paths)).toEqual(
       expect.arrayContaining([
         '/frota/entities/veiculo',
@@ -299,6 +301,19 @@ describe('entity routes', () => {
       ]),
     );
     expect(doc.paths['/frota/entities/veiculo'].get['x-senior-visibility']).toBe('PRIVATE');
+    // Stable operationIds `<entity>_<verb>`, the child collection's `<entity>_<children>_<verb>`.
+    expect(doc.paths['/frota/entities/veiculo'].get.operationId).toBe('veiculo_list');
+    expect(doc.paths['/frota/entities/veiculo/{id}'].patch.operationId).toBe('veiculo_patch');
+    expect(doc.paths['/frota/entities/veiculo'].patch.operationId).toBe('veiculo_patchByBody');
+    expect(doc.paths['/frota/entities/veiculo/{parentId}/carretas/{id}'].delete.operationId).toBe(
+      'veiculo_carretas_delete',
+    );
+    expect(doc.paths['/frota/entities/veiculo'].get.responses['200'].headers['x-total-count'].type).toBe(
+      'integer',
+    );
+    expect(Object.keys(doc.definitions).sort()).toEqual(
+      expect.arrayContaining(['veiculo', 'veiculoInput', 'veiculoPatch', 'veiculoPatchWithId', 'carreta']),
+    );
   });
 });
 

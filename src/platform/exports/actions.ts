@@ -43,6 +43,7 @@ export function exportActions(kinds: string[]): Record<string, Operation> {
     ops[`export${kind}`] = action({
       description: `Exports ${kind} records to a CSV, JSON or JSONL file, as a durable job; getExport gives its download URL`,
       visibility: 'PUBLIC',
+      enqueues: true,
       input: Type.Object({ config: Type.Optional(ExportConfig) }),
       output: Type.Object({ exportJobId: Type.String({ format: 'uuid' }) }),
       handler: (ctx, input) =>

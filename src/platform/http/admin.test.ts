@@ -49,7 +49,12 @@ describe('authentication', () => {
           ...(body === undefined ? {} : { payload: body as Record<string, unknown> }),
         });
         expect(res.statusCode, name).toBe(401);
-        expect(res.json(), name).toEqual({ message: 'Invalid Credentials', reason: 'UNAUTHORIZED' });
+        expect(res.json(), name).toEqual({
+          message: 'Invalid Credentials',
+          reason: 'UNAUTHORIZED',
+          detail: expect.stringContaining('Authorization: Bearer <ADMIN_TOKEN>'),
+        });
+        expect(res.headers['www-authenticate'], name).toBe('Bearer realm="ponte-admin"');
       }
       expect(await tableCounts(t.db)).toEqual(before);
       expect((await t.admin('GET', '/tenants/acme')).json().licenseLocked).toBe(false);

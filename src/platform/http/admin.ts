@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { SCOPES, SUBJECT_PATTERN } from '../core/caller.ts';
 import type { Platform } from '../core/declarations.ts';
-import { errors } from '../core/errors.ts';
+import { type CredentialsHelp, errors } from '../core/errors.ts';
 import { Enum, Type } from '../core/schema.ts';
 import type { Edition } from '../core/tenants.ts';
 
@@ -15,6 +15,14 @@ function sameSecret(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
+/** The 401 of the admin API: one answer whether the token was missing or wrong. */
+const ADMIN_CREDENTIALS: CredentialsHelp = {
+  detail:
+    'Send "Authorization: Bearer <ADMIN_TOKEN>": the ADMIN_TOKEN of the server, or the admin-token ' +
+    'file of its data folder when that variable is unset.',
+  challenge: 'Bearer realm="ponte-admin"',
+};
+
 const TenantParams = Type.Object({ name: Type.String({ maxLength: 63 }) });
 const Editions = ['standard', 'light'] as const;
 
@@ -26,7 +34,8 @@ export async function registerAdmin(app: FastifyInstance, platform: Platform): P
       admin.addHook('onRequest', async (request: FastifyRequest) => {
         const header = request.headers.authorization ?? '';
         const token = header.startsWith('Bearer ') ? header.slice(7) : header;
-        if (!token || !sameSecret(token, platform.config.adminToken)) throw errors.unauthorized();
+        if (!token || !sameSecret(token, platform.config.adminToken))
+          throw errors.unauthorized(ADMIN_CREDENTIALS);
       });
 
       const mustFind = async (name: string) => {

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, tableCounts, testApp } from '../../../test/harness.ts';
 import { allServices } from '../../services/index.ts';
-import { errors } from '../core/errors.ts';
+import { BRIDGE_CREDENTIALS, errors } from '../core/errors.ts';
 import { action, defineService, event, query, signal } from '../core/registry.ts';
 import { DateOnly, DateTime, Double, Enum, Int64, Type } from '../core/schema.ts';
 
@@ -245,7 +245,11 @@ describe('credentials', () => {
     for (const auth of [undefined, 'nope', `${key}x`, 'Bearer nope', otherKey]) {
       const res = await t.call('acme', 'test/probe/queries/postOnly', {}, { auth });
       expect(res.statusCode, String(auth)).toBe(401);
-      expect(res.json()).toEqual({ message: 'Invalid Credentials', reason: 'UNAUTHORIZED' });
+      expect(res.json()).toEqual({
+        message: 'Invalid Credentials',
+        reason: 'UNAUTHORIZED',
+        detail: BRIDGE_CREDENTIALS.detail,
+      });
     }
   });
 

@@ -7,10 +7,11 @@ import type { Ctx, EntityDeclaration, ServiceDeclaration } from '../core/declara
 import { DEFAULT_PAGE_SIZE, MAX_BULK, MAX_PAGE_INDEX, MAX_PAGE_SIZE } from '../core/entity.ts';
 import { GENERIC_ERROR, Type } from '../core/schema.ts';
 import { authenticator, BRIDGE, methodNotAllowed, type Parts } from './access.ts';
+import { type RouteDoc, requestBaseUrl } from './documents.ts';
 
 // The routes of spec 000 §2.3 for one entity and its child collections, all served by the engine.
 
-export const TOTAL_COUNT_HEADER = 'x-total-count';
+export const TOTAL_COUNT_HEADER = 'x-total-count' as const;
 
 export const ListQuery = Type.Object({
   offset: Type.Optional(
@@ -27,6 +28,13 @@ const ParentParams = Type.Object({ parentId: Type.String() });
 const ChildParams = Type.Object({ parentId: Type.String(), id: Type.String() });
 
 type Reply = { body?: unknown; total?: number };
+
+/** The body of a PATCH that names its record by id: the fields to change, and the id. */
+const withId = (entity: EntityDeclaration) =>
+  Type.Object(
+    { ...entity.patch.properties, id: entity.schema.properties.id! },
+    { title: `${entity.name}PatchWithId` },
+  );
 type Work = (ctx: Ctx, request: FastifyRequest) => Promise<Reply>;
 
 export function registerEntities(
@@ -39,21 +47,38 @@ export function registerEntities(
   const base = `${BRIDGE}/rest/${service.domain}/${service.name}/entities/${entity.name}`;
   const onRequest = authenticator(parts, service, entity.visibility, entity.name, entity.subjects);
 
+  // operationIds (stable, unique in the service's document): `<entity>_<verb>`, and for a child
+  // collection `<entity>_<children>_<verb>`; verbs: create, patchByBody (PATCH with the id in the
+  // body), list, bulk, get, put, patch, delete.
   const route = (
     method: HTTPMethods,
     url: string,
     schema: Record<string, unknown>,
     work: Work,
     summary: string,
+    operationId: string,
   ) => {
+    const lists = method === 'GET' && !url.endsWith('/:id');
+    const doc: RouteDoc = {
+      visibility: entity.visibility,
+      declares401: service.declares401,
+      headers: lists ? [TOTAL_COUNT_HEADER] : [],
+    };
     app.route({
       method,
       url,
-      schema: { tags: [service.name], summary, ...schema },
+      schema: { operationId, tags: [service.name], summary, ...schema },
+      config: { doc },
       onRequest,
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
         const { tenant, caller } = request.ponte!;
-        const invocation = { tenant, caller, requestId: request.id, log: request.log };
+        const invocation = {
+          tenant,
+          caller,
+          requestId: request.id,
+          log: request.log,
+          baseUrl: requestBaseUrl(request, parts.platform.config),
+        };
         // A GET only reads: no BEGIN or COMMIT on a server (docs/platform.md, "Storage and tenant isolation").
         const mode = method === 'GET' ? 'reads' : 'tenant';
         const result = await run(parts.platform, service, mode, invocation, (ctx) => work(ctx, request));
@@ -75,16 +100,18 @@ export function registerEntities(
     { body: entity.input, ...ok(one) },
     async (ctx, r) => ({ body: await engine.create(ctx, body(r)) }),
     `Creates a ${entity.name}`,
+    `${entity.name}_create`,
   );
   route(
     'PATCH',
     base,
-    { body: Type.Object({ ...entity.patch.properties, id: entity.schema.properties.id! }), ...ok(one) },
+    { body: withId(entity), ...ok(one) },
     async (ctx, r) => {
       const input = body<Record<string, unknown>>(r);
       return { body: await engine.update(ctx, engine.parseId(String(input.id)), input, 'patch') };
     },
     `Changes the fields sent of the ${entity.name} named by id`,
+    `${entity.name}_patchByBody`,
   );
   route(
     'GET',
@@ -95,6 +122,7 @@ export function registerEntities(
       return { body: rows, total };
     },
     `Lists ${entity.name} records (page offset, size, filter, orderby); the total is in ${TOTAL_COUNT_HEADER}`,
+    `${entity.name}_list`,
   );
   route(
     'POST',
@@ -102,6 +130,7 @@ export function registerEntities(
     { body: Type.Array(entity.input, { minItems: 1, maxItems: MAX_BULK }), ...ok(many) },
     async (ctx, r) => ({ body: await engine.bulk(ctx, body(r)) }),
     `Creates many ${entity.name} records, all or none`,
+    `${entity.name}_bulk`,
   );
   route(
     'GET',
@@ -109,6 +138,7 @@ export function registerEntities(
     { params: IdParams, ...ok(one) },
     async (ctx, r) => ({ body: await engine.get(ctx, engine.parseId(param(r, 'id'))) }),
     `Reads a ${entity.name}`,
+    `${entity.name}_get`,
   );
   route(
     'PUT',
@@ -116,6 +146,7 @@ export function registerEntities(
     { params: IdParams, body: entity.input, ...ok(one) },
     async (ctx, r) => ({ body: await engine.update(ctx, engine.parseId(param(r, 'id')), body(r), 'put') }),
     `Replaces a ${entity.name}`,
+    `${entity.name}_put`,
   );
   route(
     'PATCH',
@@ -123,6 +154,7 @@ export function registerEntities(
     { params: IdParams, body: entity.patch, ...ok(one) },
     async (ctx, r) => ({ body: await engine.update(ctx, engine.parseId(param(r, 'id')), body(r), 'patch') }),
     `Changes the fields sent of a ${entity.name}`,
+    `${entity.name}_patch`,
   );
   route(
     'DELETE',
@@ -133,6 +165,7 @@ export function registerEntities(
       return {};
     },
     `Deletes a ${entity.name}`,
+    `${entity.name}_delete`,
   );
   notAllowed(app, base, ['POST', 'PATCH', 'GET']);
   notAllowed(app, `${base}/:id`, ['GET', 'PUT', 'PATCH', 'DELETE']);
@@ -141,6 +174,7 @@ export function registerEntities(
     const child = parts.engineFor(childEntity);
     const link = (childEntity.table as unknown as Record<string, AnyPgColumn>)[parentField]!;
     const url = `${base}/:parentId/${childName}`;
+    const prefix = `${entity.name}_${childName}`;
     // The parent must exist in the tenant; a child is only ever reached, and kept, under it.
     const parentOf = async (ctx: Ctx, r: FastifyRequest) => {
       const parent = await engine.get(ctx, engine.parseId(param(r, 'parentId')));
@@ -160,16 +194,14 @@ export function registerEntities(
         return { body: await child.bulk(ctx, body(r), { [parentField]: parentId }) };
       },
       `Adds ${childName} to a ${entity.name}`,
+      `${prefix}_create`,
     );
     route(
       'PATCH',
       url,
       {
         params: ParentParams,
-        body: Type.Array(
-          Type.Object({ ...childEntity.patch.properties, id: childEntity.schema.properties.id! }),
-          { minItems: 1, maxItems: MAX_BULK },
-        ),
+        body: Type.Array(withId(childEntity), { minItems: 1, maxItems: MAX_BULK }),
         ...ok(childMany),
       },
       async (ctx, r) => {
@@ -181,6 +213,7 @@ export function registerEntities(
         return { body: out };
       },
       `Changes ${childName} of a ${entity.name}`,
+      `${prefix}_patchByBody`,
     );
     route(
       'GET',
@@ -192,6 +225,7 @@ export function registerEntities(
         return { body: rows, total };
       },
       `Lists ${childName} of a ${entity.name}`,
+      `${prefix}_list`,
     );
     const itemUrl = `${url}/:id`;
     route(
@@ -203,6 +237,7 @@ export function registerEntities(
         return { body: await child.get(ctx, child.parseId(param(r, 'id')), where) };
       },
       `Reads one of the ${childName} of a ${entity.name}`,
+      `${prefix}_get`,
     );
     for (const [method, mode] of [
       ['PUT', 'put'],
@@ -223,6 +258,7 @@ export function registerEntities(
           };
         },
         `${mode === 'put' ? 'Replaces' : 'Changes'} one of the ${childName} of a ${entity.name}`,
+        `${prefix}_${mode}`,
       );
     }
     route(
@@ -235,6 +271,7 @@ export function registerEntities(
         return {};
       },
       `Removes one of the ${childName} of a ${entity.name}`,
+      `${prefix}_delete`,
     );
     notAllowed(app, url, ['POST', 'PATCH', 'GET']);
     notAllowed(app, itemUrl, ['GET', 'PUT', 'PATCH', 'DELETE']);

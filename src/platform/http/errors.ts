@@ -52,6 +52,7 @@ function answer(bodyLimit: number) {
     const known = err instanceof ApiError ? err : fromFastify(err, bodyLimit);
     if (known) {
       if (known.status >= 500) request.log.error({ err }, known.message);
+      if (known.help) reply.header('www-authenticate', known.help.challenge);
       return reply.code(known.status).type('application/json').send(known.toBody());
     }
     request.log.error({ err }, 'unexpected error');

@@ -47,17 +47,27 @@ function fields(request: FastifyRequest, reply: FastifyReply) {
   };
 }
 
-/** Fastify's `logController`: nothing when a request comes in, one line when it is answered. */
+/**
+ * Fastify's `logController`: nothing when a request comes in, one line when it is answered, if
+ * `enabled` (LOG_LEVEL info, debug or trace: README "Running").
+ */
 class OneLinePerRequest extends LogController {
+  readonly enabled: boolean;
+
+  constructor(enabled: boolean) {
+    super();
+    this.enabled = enabled;
+  }
+
   override incomingRequest(): void {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
     if (error) reply.log.error({ ...fields(request, reply), err: error }, 'request errored');
-    else if ((reply.log as pino.Logger).isLevelEnabled('info'))
+    else if (this.enabled && (reply.log as pino.Logger).isLevelEnabled('info'))
       reply.log.info(fields(request, reply), 'request');
   }
 }
 
-export function requestLogController(): LogController {
-  return new OneLinePerRequest();
+export function requestLogController(enabled: boolean): LogController {
+  return new OneLinePerRequest(enabled);
 }

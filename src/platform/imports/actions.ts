@@ -37,6 +37,7 @@ export function importActions(kinds: string[]): Record<string, Operation> {
     ops[`import${kind}`] = action({
       description: `Imports ${kind} records from an uploaded CSV, JSON or JSONL file, as a durable job`,
       visibility: 'PUBLIC',
+      enqueues: true,
       input: Type.Object({ config: ImportConfig }),
       output: Type.Object({ importJobId: Type.String({ format: 'uuid' }) }),
       handler: (ctx, input) =>

@@ -3,7 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, tableCounts, testApp } from '../../../../test/harness.ts';
 import { rowsOf } from '../../../platform/core/db/database.ts';
 import { comCall, seed } from './fixtures.ts';
-import { produtor, produtorVinculo, sku, skuUnidadeMedida } from './tables.ts';
+import { produtor, produtorVinculo } from './tables/produtores.ts';
+import { sku, skuUnidadeMedida } from './tables/produtos.ts';
 
 // The actions of com_comum and their state rules (spec 001 §4.8; docs/com_comum.md).
 

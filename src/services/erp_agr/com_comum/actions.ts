@@ -4,7 +4,9 @@ import { action, query } from '../../../platform/core/registry.ts';
 import { Int64, Type } from '../../../platform/core/schema.ts';
 import { E } from './errors.ts';
 import { EnumProcessosTransacao, ProdutorVinculo, Str, VinculoTransacao } from './schemas.ts';
-import { produtor, produtorVinculo, sku, skuUnidadeMedida, vinculoTransacao } from './tables.ts';
+import { vinculoTransacao } from './tables/empresas.ts';
+import { produtor, produtorVinculo } from './tables/produtores.ts';
+import { sku, skuUnidadeMedida } from './tables/produtos.ts';
 
 // The actions of erp_agr/com_comum (spec 001 §4.8) and the two operations the project added
 // around excluirVinculoTransacao (docs/com_comum.md). Each runs in one transaction.

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, testApp } from '../../../../test/harness.ts';
 import { COM, makePessoa, seed } from './fixtures.ts';
-import { pessoa, unidadeMedida } from './tables.ts';
+import { pessoa } from './tables/pessoas.ts';
+import { unidadeMedida } from './tables/produtos.ts';
 
 // The six generic entities of com_comum through their routes (spec 000 §2.3): CRUD, the natural
 // key (409), the reference and period rules of their hooks (422), and tenant isolation.

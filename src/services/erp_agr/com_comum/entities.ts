@@ -6,16 +6,14 @@ import { defineEntity } from '../../../platform/core/entity.ts';
 import { DateOnly, Double, Enum, Int64, Type } from '../../../platform/core/schema.ts';
 import { E } from './errors.ts';
 import { OPERACOES_CONVERSAO, Positive, Str, TIPOS_ENDERECO } from './schemas.ts';
+import { condicaoPagamento as condicaoPagamentoTable, moeda as moedaTable } from './tables/financeiro.ts';
+import { pessoa, pessoaEndereco as pessoaEnderecoTable } from './tables/pessoas.ts';
+import { safra as safraTable } from './tables/produtores.ts';
 import {
-  condicaoPagamento as condicaoPagamentoTable,
   unidadeMedidaConversao as conversaoTable,
-  moeda as moedaTable,
-  pessoa,
-  pessoaEndereco as pessoaEnderecoTable,
-  safra as safraTable,
   sku as skuTable,
   unidadeMedida,
-} from './tables.ts';
+} from './tables/produtos.ts';
 
 // The generic entities of erp_agr/com_comum (spec 001 §4.8, routes of spec 000 §2.3), int64 ids,
 // each with its natural key (a duplicate is 409; imports upsert by it). Hooks check what the

@@ -1,6 +1,6 @@
 import type { TestApp } from '../../../../test/harness.ts';
 import { Store, type TenantTable } from '../../../platform/core/db/store.ts';
-import type { pessoa } from './tables.ts';
+import type { pessoa } from './tables/pessoas.ts';
 
 // Factories for the com_comum tests: rows inserted straight into a tenant's tables (through the
 // store, as that tenant), with defaults a test overrides only where it matters.

@@ -27,22 +27,12 @@ import {
   skuUnidadeMedidaFields,
   unidadeMedidaFields,
 } from './schemas.ts';
-import {
-  cidade,
-  cooperadoInfo,
-  cotacaoMoeda,
-  empresa,
-  estado,
-  filial,
-  formaPagamento,
-  pais,
-  pessoa,
-  produtor,
-  produtorPropriedade,
-  produtorVinculo,
-  skuUnidadeMedida,
-  unidadeMedida,
-} from './tables.ts';
+import { empresa, filial } from './tables/empresas.ts';
+import { cotacaoMoeda, formaPagamento } from './tables/financeiro.ts';
+import { cidade, estado, pais } from './tables/localidades.ts';
+import { pessoa } from './tables/pessoas.ts';
+import { cooperadoInfo, produtor, produtorPropriedade, produtorVinculo } from './tables/produtores.ts';
+import { skuUnidadeMedida, unidadeMedida } from './tables/produtos.ts';
 
 // What each import<X> of erp_agr/com_comum writes (spec 001 §4.8): the table the queries read,
 // the schema of one row of the file (the record's fields, by their JSON names), and the natural

@@ -2,7 +2,8 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, testApp } from '../../../../test/harness.ts';
 import { comCall, makePessoa, seed } from './fixtures.ts';
-import { cooperadoInfo, pessoa, pessoaBusca, produtor } from './tables.ts';
+import { pessoa, pessoaBusca } from './tables/pessoas.ts';
+import { cooperadoInfo, produtor } from './tables/produtores.ts';
 
 // Searches of people by role, and of producers (spec 001 §4.8; docs/com_comum.md).
 

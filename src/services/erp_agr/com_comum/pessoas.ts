@@ -17,7 +17,8 @@ import {
   Str,
 } from './schemas.ts';
 import { compact, contains, cut, idOf, pageOf, textoOf, todayIn } from './search.ts';
-import { cooperadoInfo, pessoa, pessoaBusca, produtor, produtorVinculo } from './tables.ts';
+import { pessoa, pessoaBusca } from './tables/pessoas.ts';
+import { cooperadoInfo, produtor, produtorVinculo } from './tables/produtores.ts';
 
 // Searches of people by role (customer, supplier, representative) and of producers and their
 // links (spec 001 §4.8; docs/com_comum.md). With 100,000 people in a tenant, `texto`, `nome` and
@@ -33,7 +34,7 @@ const PessoaSearch = Type.Object({
 });
 type PessoaSearch = Static<typeof PessoaSearch>;
 
-/** People searches read the search view, so the trigram indexes serve them (tables.ts). */
+/** People searches read the search view, so the trigram indexes serve them (tables/pessoas.ts). */
 const p = pessoaBusca;
 
 /** texto: the id exactly, or part of the code, name or trade name. */

@@ -1,7 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, testApp } from '../../../../test/harness.ts';
 import { comCall, makePessoa, seed } from './fixtures.ts';
-import { cidade, empresa, estado, filial, pais, pessoa, pessoaEndereco } from './tables.ts';
+import { empresa, filial } from './tables/empresas.ts';
+import { cidade, estado, pais } from './tables/localidades.ts';
+import { pessoa, pessoaEndereco } from './tables/pessoas.ts';
 
 // Companies, branches, places and addresses (spec 001 §4.8; docs/com_comum.md).
 

@@ -15,7 +15,9 @@ import {
   Str,
 } from './schemas.ts';
 import { byCode, compact, contains, cut, pageOf, textoOf } from './search.ts';
-import { cidade, empresa, estado, filial, pais, pessoa, pessoaEnderecoBusca } from './tables.ts';
+import { empresa, filial } from './tables/empresas.ts';
+import { cidade, estado, pais } from './tables/localidades.ts';
+import { pessoa, pessoaEnderecoBusca } from './tables/pessoas.ts';
 
 // Queries on companies, branches, places and addresses (spec 001 §4.8; behaviour where the spec
 // is silent: docs/com_comum.md).
@@ -206,7 +208,7 @@ export const lugares = {
     }),
     output: Type.Object({ enderecos: Type.Array(RecEndereco), truncado: Type.Boolean() }),
     handler: async (ctx, input) => {
-      // The search view, so the trigram indexes serve texto (tables.ts).
+      // The search view, so the trigram indexes serve texto (tables/pessoas.ts).
       const e = pessoaEnderecoBusca;
       const texto = textoOf(input.texto);
       // An address of no company (codigoEmpresa empty) serves every company.

@@ -70,6 +70,8 @@ export default defineService({
     }),
     updateLicenses: signal({
       description: 'Recomputes the permission resources of every light-panel tenant, as a durable job',
+      // spec 001 §5: the signal updateLicenses lists no 401 response.
+      declares401: false,
       input: Type.Object({}),
       handler: async (ctx) => {
         requireOperator(ctx);

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, testApp } from '../../../../test/harness.ts';
+import { BRIDGE_CREDENTIALS } from '../../../platform/core/errors.ts';
 
 // platform/authentication (DESIGN.md "Credentials"): loginWithKey, refreshToken and logout as the
 // original platform's SDKs call them, and how the bearer tokens they issue behave afterwards.
@@ -10,7 +11,7 @@ const LOGOUT = 'platform/authentication/actions/logout';
 const HEALTH = 'hcm/platform_integration/queries/healthcheck';
 /** A PRIVATE operation: a public-scope caller gets 403 there. */
 const SAVE_BATCH = 'hcm/platform_integration/actions/integrationSaveBatch';
-const INVALID = { message: 'Invalid Credentials', reason: 'UNAUTHORIZED' };
+const INVALID = { message: 'Invalid Credentials', reason: 'UNAUTHORIZED', detail: BRIDGE_CREDENTIALS.detail };
 const ACCESS_TTL = 900;
 
 interface Tokens {

@@ -37,6 +37,7 @@ export default defineService({
     ...standardOperations({}),
     startExport: action({
       description: 'Starts exporting an exportable kind of a service',
+      enqueues: true,
       input: Type.Object({
         service: Type.String({ minLength: 3, maxLength: 100, description: 'domain/service' }),
         kind: Type.String({ minLength: 1, maxLength: 100 }),

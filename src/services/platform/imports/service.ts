@@ -69,6 +69,7 @@ export default defineService({
     }),
     startImport: action({
       description: 'Starts importing an uploaded file into an importable kind of a service',
+      enqueues: true,
       input: Type.Object({
         service: Type.String({ minLength: 3, maxLength: 100, description: 'domain/service' }),
         kind: Type.String({ minLength: 1, maxLength: 100 }),

@@ -1,12 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { action, query } from '../../../platform/core/registry.ts';
 import { DateOnly, Enum, Int64, Type } from '../../../platform/core/schema.ts';
-import { condicoes, MAX_IDS_PESQUISA, MAX_PAGE_SIZE, pagina, SORT_FIELDS } from './busca.ts';
+import { condicoes, MAX_PAGE_SIZE, pagina } from './busca.ts';
+import { AgendaAlteracao, editable, MAX_IDS_PESQUISA, SORT_FIELDS, StatusAgendamento } from './contract.ts';
 import { validarCustom } from './custom.ts';
 import { agenda as agendaEntity } from './entities.ts';
 import { E } from './errors.ts';
 import { exigirLivresNaEdicao } from './ocupacao.ts';
-import { AgendaAlteracao, editable, StatusAgendamento } from './schemas.ts';
 import {
   type AgendaRow,
   agendaParaAlterar,
@@ -17,11 +17,11 @@ import {
   registrarHistorico,
   type StatusAgendamento as Status,
 } from './states.ts';
-import { agenda } from './tables.ts';
+import { agenda } from './tables/agendas.ts';
 
 // The create, update and search paths of the agenda record, called by yms/patio through ctx.call
 // (docs/agenda.md "Operations"). They are PRIVATE actions of this service, not operations of the
-// spec: the carriers' booking (the agenda entity, horarios.ts) checks slots and capacity; these do not.
+// spec: the carriers' booking (the agenda entity, reserva.ts) checks slots and capacity; these do not.
 
 const Agenda = agendaEntity.schema;
 const Uuid = (description: string) => Type.String({ format: 'uuid', description });
@@ -31,8 +31,6 @@ const sqlState = (err: unknown) => {
   const e = err as { code?: string; cause?: { code?: string } };
   return e?.cause?.code ?? e?.code;
 };
-
-export { MAX_IDS_PESQUISA, MAX_PAGE_SIZE, SORT_FIELDS };
 
 const EDITABLE = Object.keys(editable) as Array<keyof typeof editable>;
 

@@ -6,8 +6,9 @@ import type { BlobInfo } from '../../../platform/core/ports.ts';
 import { query } from '../../../platform/core/registry.ts';
 import { DateTime, Int64, type TSchema, Type } from '../../../platform/core/schema.ts';
 import { E } from './errors.ts';
-import { escopoParceiro, parceiroDoUsuario, representacao, SUJEITOS } from './parceiros.ts';
-import { agenda, anexo as anexoTable } from './tables.ts';
+import { escopoParceiro, parceiroDoUsuario, representacao, SUJEITOS } from './representacao.ts';
+import { agenda } from './tables/agendas.ts';
+import { anexo as anexoTable } from './tables/anexos.ts';
 
 // Attachments (spec 000 §4.4, §4.6; docs/agenda.md "Attachments"): obterUrlUploadAnexo creates one
 // version of a named file (the storage place) and answers a signed, expiring upload URL of the

@@ -18,7 +18,7 @@ import {
   historicoAprovacaoAgendaItem,
   preAgenda,
   preAgendaLog,
-} from './tables.ts';
+} from './tables/preagendas.ts';
 
 // The approval of pre-agendas (docs/agenda.md "Approval"): ConfiguracaoAprovacaoAgenda says, per
 // plant and appointment type, whether approval is needed, in how many levels and by whom; each

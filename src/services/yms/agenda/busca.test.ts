@@ -3,9 +3,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, testApp } from '../../../../test/harness.ts';
 import { Store } from '../../../platform/core/db/store.ts';
 import { makeMotorista, makeVeiculo, seed } from '../patio/fixtures.ts';
-import { motorista, veiculo } from '../patio/tables.ts';
+import { motorista, veiculo } from '../patio/tables/veiculos.ts';
 import { agendaCall, makeAgenda, makeTipo, seedAgendas, seedTipos } from './fixtures.ts';
-import { externalTenant } from './tables.ts';
+import { externalTenant } from './tables/parceiros.ts';
 
 // agenda's own filtrarAgenda and getAgendasPorPeriodo (spec 000 §4.4, §4.5; docs/agenda.md
 // "filtrarAgenda"). Each test books its agendas at a plant of its own (or in a year of its own) so

@@ -3,34 +3,23 @@ import { containsText } from '../../../platform/core/db/search.ts';
 import type { Ctx } from '../../../platform/core/declarations.ts';
 import { action, query } from '../../../platform/core/registry.ts';
 import { DateTime, Enum, Int64, Type } from '../../../platform/core/schema.ts';
+import { MAX_IDS_PESQUISA, SORT_FIELDS, StatusAgendamento } from './contract.ts';
 import { agenda as agendaEntity } from './entities.ts';
 import { E } from './errors.ts';
-import { escopoParceiro, SUJEITOS } from './parceiros.ts';
-import { StatusAgendamento } from './schemas.ts';
+import { escopoParceiro, SUJEITOS } from './representacao.ts';
 import { compact, type StatusAgendamento as Status } from './states.ts';
-import { agendaBusca, externalTenant as parceiroTable, tipoAgendamento as tipoTable } from './tables.ts';
+import { agendaBusca } from './tables/agendas.ts';
+import { externalTenant as parceiroTable } from './tables/parceiros.ts';
+import { tipoAgendamento as tipoTable } from './tables/tipos.ts';
 
-/** Searches read the search view, so the trigram indexes serve pesquisa (tables.ts). */
+/** Searches read the search view, so the trigram indexes serve pesquisa (tables/agendas.ts). */
 const agenda = agendaBusca;
 
 // Searching agendas (docs/agenda.md "Searching"): one set of filters, ANDed, turned into one WHERE
 // clause, and one paging function. pesquisarAgendas (yms/patio's filtrarAgenda), agenda's own
 // filtrarAgenda and getAgendasPorPeriodo are each a mapping of their inputs onto these filters.
 
-export const SORT_FIELDS = [
-  'dataEsperada',
-  'codigo',
-  'descricao',
-  'status',
-  'plantaId',
-  'tipoAgendamentoId',
-  'chaveIntegracao',
-  'createdDate',
-  'lastModifiedDate',
-] as const;
 export const MAX_PAGE_SIZE = 1000;
-/** How many ids of vehicles or drivers a text search may carry (yms/patio resolves them). */
-export const MAX_IDS_PESQUISA = 1000;
 
 /** Not started yet: the states an agenda is overdue in (design, docs/agenda.md "filtrarAgenda"). */
 export const NAO_INICIADOS: readonly Status[] = ['AGENDADO', 'AGUARDANDO_INTEGRACAO', 'ERRO_INTEGRACAO'];

@@ -1,7 +1,7 @@
 import { action } from '../../../platform/core/registry.ts';
-import { composicaoVeiculo } from '../patio/entities.ts';
+import { ComposicaoVeiculo, NovaComposicaoVeiculo } from '../patio/contract.ts';
 import { E } from './errors.ts';
-import { representacao, SUJEITOS, veiculosNaoVinculados } from './parceiros.ts';
+import { representacao, SUJEITOS, veiculosNaoVinculados } from './representacao.ts';
 
 // cadastrarComposicaoVeiculo (spec 000 §4.5; docs/agenda.md): a composition (tractor and trailers)
 // created in yms/patio, which owns the record and its rules, through ctx.call. A partner's user
@@ -12,8 +12,8 @@ export const composicoes = {
     description:
       "Registers a vehicle composition in yms/patio and answers it; a partner's user uses only its linked vehicles",
     subjects: SUJEITOS,
-    input: composicaoVeiculo.input,
-    output: composicaoVeiculo.schema,
+    input: NovaComposicaoVeiculo,
+    output: ComposicaoVeiculo,
     handler: async (ctx, input) => {
       const rep = await representacao(ctx);
       if (rep) {

@@ -3,7 +3,7 @@ import type { Ctx } from '../../../platform/core/declarations.ts';
 import { defineEntity } from '../../../platform/core/entity.ts';
 import { Enum, Int64, Type } from '../../../platform/core/schema.ts';
 import { E } from './errors.ts';
-import { customTable } from './tables.ts';
+import { customTable } from './tables/custom.ts';
 
 // Custom fields (spec 000 §4.6: the agenda entity is customizable; CustomTable has import and export
 // events): the tenant defines, per customizable record, the keys its `custom` object may carry, with

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { defineEntity } from '../../../platform/core/entity.ts';
-import { Type } from '../../../platform/core/schema.ts';
 import { anexoEntity } from './anexos.ts';
+import { AgendaCampos } from './contract.ts';
 import { validarCustom } from './custom.ts';
 import { E } from './errors.ts';
-import { verificarReserva } from './horarios.ts';
 import { exigirLivresNaEdicao } from './ocupacao.ts';
-import { escopoParceiro, parceiroEntities, regrasDoParceiro, SUJEITOS } from './parceiros.ts';
-import { editable, readOnly } from './schemas.ts';
+import { parceiroEntities } from './parceiros.ts';
+import { escopoParceiro, regrasDoParceiro, SUJEITOS } from './representacao.ts';
+import { verificarReserva } from './reserva.ts';
 import {
   agendaParaAlterar,
   FINALIZADOS,
@@ -16,15 +16,15 @@ import {
   registrarHistorico,
   type StatusAgendamento,
 } from './states.ts';
-import { agendaHistorico, agenda as agendaTable } from './tables.ts';
-import { tipoAgendamento } from './tipos.ts';
+import { agendaHistorico, agenda as agendaTable } from './tables/agendas.ts';
+import { idDoTipo, tipoAgendamento } from './tipos.ts';
 
 // The generic entity `agenda` (spec 000 §2.3, §4.6; docs/agenda.md). Reads and lists come from the
 // engine as they are. Writes keep the record's rules: a new agenda gets the next code, starts in
 // AGENDADO and has its history row; the state and the hand-over fields change only through the
 // state actions (a status change sent here is 422); a finished agenda no longer changes (409).
 // It is the carriers' booking: a new agenda, and one moved to another instant, type, plant or
-// quantity, takes a free place of a slot of its type (horarios.ts verificarReserva).
+// quantity, takes a free place of a slot of its type (reserva.ts verificarReserva).
 
 /** The fields the state actions own: kept as stored, or empty on creation. */
 const STATE_FIELDS = [
@@ -45,15 +45,11 @@ export const agenda = defineEntity({
   // A key acting for a partner's user books, reads and edits only its partners' agendas.
   subjects: SUJEITOS,
   children: { anexos: { entity: anexoEntity, parentField: 'agendaId' } },
-  fields: Type.Object({
-    // Declared as a field so the create hook sees a client-chosen id: the history row must name it.
-    id: Type.Optional(Type.String({ format: 'uuid', description: 'assigned by the server when absent' })),
-    ...editable,
-    ...readOnly,
-  }),
+  fields: AgendaCampos,
   hooks: {
     rowScope: (ctx) => escopoParceiro(ctx, agendaTable.parceiroId),
     beforeSave: async (ctx, next, previous) => {
+      next.tipoAgendamentoId = await idDoTipo(ctx, next.tipoAgendamentoId);
       // The engine read `previous` locked (FOR UPDATE), so no state action changes it meanwhile; the
       // raw row (with its empty fields) is what the occupation check reads.
       const atual = previous ? await agendaParaAlterar(ctx, String(previous.id)) : undefined;

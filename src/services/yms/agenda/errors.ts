@@ -88,7 +88,7 @@ export const E = defineErrors({
     reason: 'UNPROCESSABLE',
     message: 'pesquisa "{texto}" corresponde a mais de {max} {registros}: refine o texto',
   },
-  // Partners, external users, keys acting for a partner (parceiros.ts)
+  // Partners, external users, keys acting for a partner (parceiros.ts, representacao.ts)
   parceiroNotFound: { reason: 'OBJECT_NOT_FOUND', message: 'Parceiro {ref} não encontrado' },
   parceiroInexistente: {
     reason: 'UNPROCESSABLE',

@@ -12,7 +12,9 @@ import {
   patioCall,
   seed,
 } from '../patio/fixtures.ts';
-import { area, circuito, motorista, planta, sequenciaCircuito, veiculo } from '../patio/tables.ts';
+import { circuito, sequenciaCircuito } from '../patio/tables/circuitos.ts';
+import { area, planta } from '../patio/tables/plantas.ts';
+import { motorista, veiculo } from '../patio/tables/veiculos.ts';
 import {
   agendaCall,
   agendaRow,

@@ -16,7 +16,7 @@ import {
   pedirInicioAoPatio,
   type StatusAgendamento,
 } from './states.ts';
-import { agenda } from './tables.ts';
+import { agenda } from './tables/agendas.ts';
 
 // The state actions after the hand-over (spec 000 §3, §4.5; docs/agenda.md "Starting, finishing,
 // cancelling"): iniciarAgendamento, finalizarAgendamento and the two reactions to a cancelled

@@ -1,10 +1,10 @@
 import { asc, eq } from 'drizzle-orm';
 import type { TestApp } from '../../../../test/harness.ts';
 import { Store } from '../../../platform/core/db/store.ts';
-import { makeArea, makeCircuito, makeSequencia, makeVaga, seed } from '../patio/fixtures.ts';
-import { area, circuito, planta, sequenciaCircuito, turno, vaga } from '../patio/tables.ts';
+import { seedPatio, seedPlantaComTurnos } from '../patio/fixtures.ts';
 import type { StatusAgendamento } from './states.ts';
-import { agenda, agendaHistorico, tipoAgendamento } from './tables.ts';
+import { agenda, agendaHistorico } from './tables/agendas.ts';
+import { tipoAgendamento } from './tables/tipos.ts';
 
 // Factories for the yms/agenda tests: agendas inserted straight into a tenant's table in any state
 // (the state table needs every source state), and readers of what the operations wrote.
@@ -77,42 +77,13 @@ export const makeTipo = (o: Partial<TipoRowIn> = {}): TipoRowIn => ({
   ...o,
 });
 
-/**
- * A yms/patio plant with `id` in `fusoHorario`, its shifts (`[data, horaInicio, horaFim]`) and
- * the types given, as `tenant`.
- */
-export async function seedPlanta(
+/** A yms/patio plant (PLANTA by default) with its shifts, as `tenant` (patio's seedPlantaComTurnos). */
+export function seedPlanta(
   t: TestApp,
   tenant: string,
-  o: { id?: string; fusoHorario?: string; cnpj?: string; turnos?: Array<[string, string, string]> } = {},
+  o: Partial<Parameters<typeof seedPlantaComTurnos>[2]> = {},
 ) {
-  const id = o.id ?? PLANTA;
-  await t.db.tenant(tenant, async (tx) => {
-    const store = new Store(tx, tenant);
-    const audit = { createdBy: 'test', lastModifiedBy: 'test' };
-    await store.insert(planta, [
-      {
-        ...audit,
-        id,
-        codigo: `PL-${id.slice(-4)}`,
-        nome: 'Planta de teste',
-        fusoHorario: o.fusoHorario ?? 'America/Sao_Paulo',
-        cnpj: o.cnpj ?? null,
-      },
-    ]);
-    if (o.turnos?.length)
-      await store.insert(
-        turno,
-        o.turnos.map(([data, horaInicio, horaFim]) => ({
-          ...audit,
-          plantaId: id,
-          data,
-          horaInicio,
-          horaFim,
-        })),
-      );
-  });
-  return id;
+  return seedPlantaComTurnos(t, tenant, { ...o, id: o.id ?? PLANTA });
 }
 
 export async function seedTipos(t: TestApp, tenant: string, rows: TipoRowIn[]) {
@@ -127,13 +98,9 @@ export async function seedTipos(t: TestApp, tenant: string, rows: TipoRowIn[]) {
 }
 
 /**
- * The yard of a plant (PLANTA by default, already seeded): an area with one spot, a circuit and its
- * first sequence on that area. What aguardarIntegracao's checked references point at.
+ * The yard of a plant (PLANTA by default, already seeded): what aguardarIntegracao's checked
+ * references point at (patio's seedPatio).
  */
-export async function seedPatioDaPlanta(t: TestApp, tenant: string, plantaId = PLANTA) {
-  const [a] = await seed(t, tenant, area, [makeArea(plantaId)]);
-  const [c] = await seed(t, tenant, circuito, [makeCircuito(plantaId)]);
-  const [s] = await seed(t, tenant, sequenciaCircuito, [makeSequencia(c!.id, 1, a!.id)]);
-  const [v] = await seed(t, tenant, vaga, [makeVaga(a!.id, 1, 1)]);
-  return { circuitoId: c!.id, sequenciaId: s!.id, vagaId: v!.id };
+export function seedPatioDaPlanta(t: TestApp, tenant: string, plantaId = PLANTA) {
+  return seedPatio(t, tenant, plantaId);
 }

@@ -9,7 +9,7 @@ import {
   seedPlanta,
   seedTipos,
 } from './fixtures.ts';
-import { slotsDe } from './horarios.ts';
+import { slotsDe } from './slots.ts';
 
 // Operating hours and slot capacity: horarioOperacao and horarioOperacaoParaReagendamento from
 // patio's shifts in the plant's zone, why a slot is unavailable, the nearest bookable slots, and

@@ -13,17 +13,12 @@ import {
   patioCall,
   seed,
 } from '../patio/fixtures.ts';
-import {
-  area,
-  circuito,
-  execucaoCircuito,
-  motorista,
-  planta,
-  sequenciaCircuito,
-  veiculo,
-} from '../patio/tables.ts';
+import { circuito, sequenciaCircuito } from '../patio/tables/circuitos.ts';
+import { execucaoCircuito } from '../patio/tables/execucoes.ts';
+import { area, planta } from '../patio/tables/plantas.ts';
+import { motorista, veiculo } from '../patio/tables/veiculos.ts';
 import { agendaCall, makeAgenda, seedAgendas } from './fixtures.ts';
-import { agenda, agendaHistorico } from './tables.ts';
+import { agenda, agendaHistorico } from './tables/agendas.ts';
 
 // Race tests of "a vehicle (or a driver) runs one thing at a time" (docs/agenda.md "iniciarAgendamento",
 // docs/platform.md "Contended decisions"): many starts of agendas that share a vehicle or a driver,

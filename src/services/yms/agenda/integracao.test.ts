@@ -9,7 +9,10 @@ import {
   makeVeiculo,
   seed,
 } from '../patio/fixtures.ts';
-import { area, circuito, motorista, planta, sequenciaCircuito, veiculo } from '../patio/tables.ts';
+import { circuito, sequenciaCircuito } from '../patio/tables/circuitos.ts';
+import { area, planta } from '../patio/tables/plantas.ts';
+import { motorista, veiculo } from '../patio/tables/veiculos.ts';
+import { STATUS_AGENDAMENTO } from './contract.ts';
 import {
   agendaCall,
   agendaRow,
@@ -20,7 +23,6 @@ import {
   seedPatioDaPlanta,
   seedPlanta,
 } from './fixtures.ts';
-import { STATUS_AGENDAMENTO } from './states.ts';
 
 // The hand-over of an agenda to the yard: aguardarIntegracao and informarIntegracao, as the state
 // table of spec 000 §3 (with the rows where nothing changes), and the durable start signal.

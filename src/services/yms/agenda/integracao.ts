@@ -14,7 +14,7 @@ import {
   quem,
   STATUS_INTEGRACAO,
 } from './states.ts';
-import { agenda } from './tables.ts';
+import { agenda } from './tables/agendas.ts';
 
 // Hand-over of an agenda to the yard (spec 000 §3, §4.5; docs/agenda.md "States"): the ERP
 // integration is awaited, then reported; a success starts the circuit execution in yms/patio
@@ -68,6 +68,7 @@ export const integracao = {
       'An integrating service reports its result. In AGUARDANDO_INTEGRACAO: SUCESSO → EXECUTANDO and the start ' +
       'of the circuit execution is queued; ERRO → ERRO_INTEGRACAO with motivoDeFalha. In any other state nothing ' +
       'changes (late or repeated reports are harmless)',
+    enqueues: true,
     input: Type.Object({
       agenda: AgendaRef,
       servico: Type.String({ minLength: 1, maxLength: 100, description: 'the integrating service' }),

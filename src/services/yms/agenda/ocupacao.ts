@@ -2,16 +2,16 @@ import { and, eq, isNull, ne, or, type SQL } from 'drizzle-orm';
 import type { Ctx } from '../../../platform/core/declarations.ts';
 import { query } from '../../../platform/core/registry.ts';
 import { Int64, Type } from '../../../platform/core/schema.ts';
-import { type Ocupantes, travarVeiculoMotorista } from '../patio/travas.ts';
+import { type Ocupantes, travarVeiculoMotorista } from '../patio/contract.ts';
 import { E } from './errors.ts';
 import type { AgendaRow } from './states.ts';
-import { agenda } from './tables.ts';
+import { agenda } from './tables/agendas.ts';
 
 // Whether a vehicle or a driver is already running (docs/agenda.md "iniciarAgendamento", "Contended
 // decisions" in docs/platform.md): in a yard execution (yms/patio's counts) or in an EXECUTANDO agenda.
-// Every check runs under yms/patio's lock of the vehicle and the driver (patio/travas.ts), the one the
-// yard's own starts take, so two starts of the same vehicle or driver, by any path, are decided one
-// after the other and the second one sees the first.
+// Every check runs under yms/patio's lock of the vehicle and the driver (published by its contract,
+// patio/contract.ts), the one the yard's own starts take, so two starts of the same vehicle or
+// driver, by any path, are decided one after the other and the second one sees the first.
 
 const PATIO = 'yms/patio';
 const Uuid = (description: string) => Type.String({ format: 'uuid', description });

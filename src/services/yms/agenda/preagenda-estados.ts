@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Ctx } from '../../../platform/core/declarations.ts';
 import { E } from './errors.ts';
 import { quem } from './states.ts';
-import { preAgenda, preAgendaLog } from './tables.ts';
+import { preAgenda, preAgendaLog } from './tables/preagendas.ts';
 
 // The states of a pre-agenda (spec 000 §2.5 statusPreAgenda, values not shown: docs/agenda.md
 // "statusPreAgenda") as data: which operation may start from which state. The state actions, the

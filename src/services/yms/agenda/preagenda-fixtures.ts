@@ -2,7 +2,7 @@ import { asc, eq } from 'drizzle-orm';
 import type { TestApp } from '../../../../test/harness.ts';
 import { Store } from '../../../platform/core/db/store.ts';
 import { makeTipo, PLANTA, seedPlanta, seedTipos, TIPO } from './fixtures.ts';
-import { preAgenda, preAgendaLog } from './tables.ts';
+import { preAgenda, preAgendaLog } from './tables/preagendas.ts';
 
 // Factories for the pre-agenda tests: pre-agendas inserted straight into a tenant's table in any
 // state (the state table needs every source state), and readers of what the operations wrote.

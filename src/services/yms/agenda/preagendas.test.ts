@@ -4,7 +4,8 @@ import { Store } from '../../../platform/core/db/store.ts';
 import { agendaCall, agendaRow, historico, PLANTA, TIPO } from './fixtures.ts';
 import { STATUS_PRE_AGENDA, type StatusPreAgenda, TRANSICOES } from './preagenda-estados.ts';
 import { logs, makePreAgenda, preAgendaRow, seedCadastros, seedPreAgendas } from './preagenda-fixtures.ts';
-import { externalTenant, preAgendaBusca } from './tables.ts';
+import { externalTenant } from './tables/parceiros.ts';
+import { preAgendaBusca } from './tables/preagendas.ts';
 
 // Pre-agendas: the entity (creation opens the approval, edits are logged, the state is read-only),
 // the state table of statusPreAgenda, the conversion into an agenda, and filtrarPreAgenda.

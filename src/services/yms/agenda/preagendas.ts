@@ -8,9 +8,9 @@ import { action } from '../../../platform/core/registry.ts';
 import { DateTime, Enum, Int64, Type } from '../../../platform/core/schema.ts';
 import { aprovacaoOperations, encerrarAprovacao, iniciarAprovacao, PreAgendaId } from './aprovacao.ts';
 import { pesquisaNosCadastros } from './busca.ts';
+import { Custom, TipoAgendamentoRef } from './contract.ts';
 import { filtrarCustom, validarCustom } from './custom.ts';
 import { E } from './errors.ts';
-import { escopoParceiro, regrasDaPreAgenda, representacao, SUJEITOS } from './parceiros.ts';
 import {
   exigirEstado,
   mudarEstadoPre,
@@ -20,7 +20,8 @@ import {
   type StatusPreAgenda,
 } from './preagenda-estados.ts';
 import { exigirReferenciasDaPreAgenda } from './referencias.ts';
-import { Custom, preAgendaEditable, preAgendaReadOnly, StatusPreAgenda as StatusSchema } from './schemas.ts';
+import { escopoParceiro, regrasDaPreAgenda, representacao, SUJEITOS } from './representacao.ts';
+import { preAgendaEditable, preAgendaReadOnly, StatusPreAgenda as StatusSchema } from './schemas.ts';
 import { compact } from './states.ts';
 import {
   historicoAprovacaoAgenda,
@@ -28,7 +29,8 @@ import {
   preAgendaBusca,
   preAgendaLog,
   preAgenda as preAgendaTable,
-} from './tables.ts';
+} from './tables/preagendas.ts';
+import { idDoTipo } from './tipos.ts';
 
 // Pre-agendas (spec 000 §2.5, §4.5 filtrarPreAgenda, §4.6 entity preAgenda; docs/agenda.md
 // "Pre-agendas"): a carrier's or customer's request for an appointment that the plant approves
@@ -51,11 +53,14 @@ export const preAgendaEntity = defineEntity({
   fields: Type.Object({
     id: Type.Optional(Type.String({ format: 'uuid', description: 'assigned by the server when absent' })),
     ...preAgendaEditable,
+    // The type's id or its code (docs/agenda.md "Appointment types"), resolved to the id before saving.
+    tipoAgendamentoId: TipoAgendamentoRef,
     ...preAgendaReadOnly,
   }),
   hooks: {
     rowScope: (ctx) => escopoParceiro(ctx, preAgendaTable.externalTenantId),
     beforeSave: async (ctx, next, previous) => {
+      next.tipoAgendamentoId = await idDoTipo(ctx, next.tipoAgendamentoId);
       next.custom ??= {};
       if (typeof next.dataEsperada === 'string') next.dataEsperada = new Date(next.dataEsperada);
       if (previous) {
@@ -301,7 +306,7 @@ export const preAgendas = {
     }),
     output: Type.Object({ preAgenda: Type.Array(PreAgenda), totalElements: Int64(), totalPages: Int64() }),
     handler: async (ctx, input) => {
-      // The search view, so the trigram indexes serve the text (tables.ts preAgendaBusca).
+      // The search view, so the trigram indexes serve the text (tables/preagendas.ts preAgendaBusca).
       const t = preAgendaBusca;
       const descricao = input.descricao?.trim();
       const texto = input.pesquisa?.trim();

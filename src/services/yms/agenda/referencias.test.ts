@@ -3,7 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, tableCounts, testApp } from '../../../../test/harness.ts';
 import { Store } from '../../../platform/core/db/store.ts';
 import { makeArea, makeCircuito, makePlanta, makeSequencia, makeVaga, seed } from '../patio/fixtures.ts';
-import { area, circuito, planta, sequenciaCircuito, vaga } from '../patio/tables.ts';
+import { circuito, sequenciaCircuito } from '../patio/tables/circuitos.ts';
+import { area, planta, vaga } from '../patio/tables/plantas.ts';
 import {
   agendaCall,
   agendaRow,
@@ -15,7 +16,8 @@ import {
   TIPO,
 } from './fixtures.ts';
 import { makePreAgenda, preAgendaRow, seedCadastros, seedPreAgendas } from './preagenda-fixtures.ts';
-import { externalTenant, tipoAgendamento } from './tables.ts';
+import { externalTenant } from './tables/parceiros.ts';
+import { tipoAgendamento } from './tables/tipos.ts';
 
 // References checked where an operation takes ids of other records (docs/agenda.md "References"):
 // aguardarIntegracao's circuit, sequence and spot, a type's plant and circuit, a pre-agenda's plant,

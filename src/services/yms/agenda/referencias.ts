@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import type { Ctx } from '../../../platform/core/declarations.ts';
 import { E } from './errors.ts';
-import { externalTenant, tipoAgendamento as tipoTable } from './tables.ts';
+import { externalTenant } from './tables/parceiros.ts';
+import { tipoAgendamento as tipoTable } from './tables/tipos.ts';
 
 // References to other records, checked where an operation takes their ids (docs/agenda.md
 // "References"): the yard's plant, circuit, sequence and spot, asked to yms/patio through its PRIVATE

@@ -13,7 +13,7 @@ import { Store } from '../../../platform/core/db/store.ts';
 import { patioCall } from '../patio/fixtures.ts';
 import { agendaCall, makeAgenda, makeTipo, seedAgendas, seedPlanta, seedTipos } from './fixtures.ts';
 import { logs, makePreAgenda, preAgendaRow, seedPreAgendas } from './preagenda-fixtures.ts';
-import { agenda, agendaHistorico } from './tables.ts';
+import { agenda, agendaHistorico } from './tables/agendas.ts';
 
 // Race tests of the booking (docs/agenda.md "The last place", "Codes", docs/platform.md "Contended
 // decisions"): many bookings and moves for the last place of a slot, many creations for the next

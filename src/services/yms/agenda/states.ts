@@ -1,20 +1,13 @@
 import { eq, sql } from 'drizzle-orm';
 import { rowsOf } from '../../../platform/core/db/database.ts';
 import type { Ctx } from '../../../platform/core/declarations.ts';
+import type { STATUS_AGENDAMENTO } from './contract.ts';
 import { E } from './errors.ts';
-import { agenda, agendaHistorico } from './tables.ts';
+import { agenda, agendaHistorico } from './tables/agendas.ts';
 
 // The states of an agenda (spec 000 §3; docs/agenda.md "statusAgendamento") and the few store
 // functions every state change goes through: the code counter, the locked read, the history row.
 
-export const STATUS_AGENDAMENTO = [
-  'AGENDADO',
-  'AGUARDANDO_INTEGRACAO',
-  'EXECUTANDO',
-  'CONCLUIDO',
-  'ERRO_INTEGRACAO',
-  'CANCELADO',
-] as const;
 export type StatusAgendamento = (typeof STATUS_AGENDAMENTO)[number];
 
 /** Finished agendas: nothing about them changes any more. */

@@ -7,7 +7,8 @@ import { Double, Enum, Int64, type Static, type TSchema, Type } from '../../../p
 import { E } from './errors.ts';
 import { exigirPlantaECircuito } from './referencias.ts';
 import { compact, quem, type StatusAgendamento } from './states.ts';
-import { agenda, tipoAgendamento as tipoTable } from './tables.ts';
+import { agenda } from './tables/agendas.ts';
+import { tipoAgendamento as tipoTable } from './tables/tipos.ts';
 
 // Appointment types (spec 000 §2.5, §4.4, §4.5; docs/agenda.md "Appointment types"): the entity
 // for their fields, the actions that activate, deactivate, block and unblock them (the only way
@@ -136,6 +137,19 @@ export async function tipoPorRef(ctx: Ctx, ref: string, lock = false): Promise<T
   return row;
 }
 
+/**
+ * The id of the type `ref` names: an id as it is (lower case; checked where it is used), a code
+ * resolved in the tenant. A code of no type is 422 naming tipoAgendamentoId, as an unknown id is
+ * (docs/agenda.md "References").
+ */
+export async function idDoTipo(ctx: Ctx, ref: unknown): Promise<string> {
+  const text = String(ref).trim();
+  if (UUID.test(text)) return text.toLowerCase();
+  const [row] = await ctx.store.select(tipoTable, eq(tipoTable.codigo, text));
+  if (!row) throw E.tipoInexistente({ id: text });
+  return row.id;
+}
+
 const Tipo = tipoAgendamento.schema;
 /** A type as a client holds it: the record, of which the id (or else the code) names it. */
 const TipoRef = Type.Object(
@@ -144,7 +158,7 @@ const TipoRef = Type.Object(
     id: Type.Optional(Type.String({ format: 'uuid' })),
     codigo: Type.Optional(Type.String({ minLength: 1, maxLength: 50 })),
   },
-  { title: 'tipoAgendamento', description: 'the appointment type: its id, or else its codigo, names it' },
+  { title: 'tipoAgendamentoRef', description: 'the appointment type: its id, or else its codigo, names it' },
 );
 
 function refDe(tipo: Static<typeof TipoRef>): string {

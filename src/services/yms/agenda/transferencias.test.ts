@@ -6,9 +6,10 @@ import { Type } from '../../../platform/core/schema.ts';
 import { ExportEventStatus, ImportEventStatus } from '../../../platform/core/transfer-events.ts';
 import { validate } from '../../../platform/core/validation.ts';
 import { makePlanta, outboxOf, seed } from '../patio/fixtures.ts';
-import { planta } from '../patio/tables.ts';
+import { planta } from '../patio/tables/plantas.ts';
 import { agendaCall, makeTipo, seedTipos } from './fixtures.ts';
-import { configuracaoAprovacaoAgenda, customTable } from './tables.ts';
+import { customTable } from './tables/custom.ts';
+import { configuracaoAprovacaoAgenda } from './tables/preagendas.ts';
 import { TRANSFER_KINDS } from './transferencias.ts';
 
 // yms/agenda's imports and exports (spec 000 §4.6, docs/agenda.md "Imports and exports"): the

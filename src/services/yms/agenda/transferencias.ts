@@ -7,18 +7,18 @@ import { exportTargetOf } from '../../../platform/core/export-target.ts';
 import { type ImportTarget, type Refusal, refuse } from '../../../platform/core/import-target.ts';
 import { Int64, Type } from '../../../platform/core/schema.ts';
 import { compile, fieldErrors } from '../../../platform/core/validation.ts';
-import { planta } from '../patio/tables.ts';
+import { codigoDaPlanta, plantasPorCodigo } from '../patio/contract.ts';
 import { configuracaoAprovacaoAgendaEntity, MAX_NIVEIS } from './aprovacao.ts';
 import { customTableEntity } from './custom.ts';
 import { E } from './errors.ts';
+import { customTable } from './tables/custom.ts';
 import {
   configuracaoAprovacaoAgenda,
-  customTable,
   historicoAprovacaoAgenda,
   historicoAprovacaoAgendaItem,
   preAgendaLog,
-  tipoAgendamento,
-} from './tables.ts';
+} from './tables/preagendas.ts';
+import { tipoAgendamento } from './tables/tipos.ts';
 
 // The imports and exports of yms/agenda (spec 000 §4.6; docs/agenda.md "Imports and exports").
 // The configuration (ConfiguracaoAprovacaoAgenda, CustomTable) goes both ways with the same fields,
@@ -27,9 +27,9 @@ import {
 // importing tenant's ids, one query per batch. The history (HistoricoAprovacaoAgenda and its items,
 // PreAgendaLog) is written only by the pre-agenda flow: it is exported, with ids, not imported.
 //
-// The plant's code lives in yms/patio's `planta`: the export's subquery and the import's lookup read
-// that table in the same tenant-scoped transaction (an import target sees only its transaction, not
-// a Ctx to call patio through; both services share the database of the modular monolith).
+// The plant's code lives in yms/patio's `planta`: the export's subquery and the import's lookup are
+// the SQL yms/patio publishes in its contract (an import target sees only its transaction, not a Ctx
+// to call patio through; both services share the database of the modular monolith).
 
 type Row = Record<string, unknown>;
 
@@ -132,7 +132,7 @@ const configuracaoRow = Type.Object({
 async function idsPorCodigo(
   tx: Tx,
   tenant: string,
-  table: typeof planta | typeof tipoAgendamento,
+  table: typeof tipoAgendamento,
   codigos: string[],
 ): Promise<Map<string, string>> {
   if (codigos.length === 0) return new Map();
@@ -155,7 +155,7 @@ const configuracaoImport: ImportTarget = {
     descricao: row.descricao ?? null,
   }),
   resolve: async (tx, rows, tenant) => {
-    const plantas = await idsPorCodigo(tx, tenant, planta, distinct(rows, 'plantaCodigo'));
+    const plantas = await plantasPorCodigo(tx, tenant, distinct(rows, 'plantaCodigo'));
     const tipos = await idsPorCodigo(tx, tenant, tipoAgendamento, distinct(rows, 'tipoAgendamentoCodigo'));
     return rows.map((row): Row | Refusal => {
       let plantaId: string | null = null;
@@ -192,7 +192,7 @@ const configuracaoImport: ImportTarget = {
 };
 
 const c = configuracaoAprovacaoAgenda;
-const plantaCodigo = sql`(select ${planta.codigo} from ${planta} where ${planta.id} = ${c.plantaId})`;
+const plantaCodigo = codigoDaPlanta(c.plantaId);
 const tipoCodigo = sql`(select ${tipoAgendamento.codigo} from ${tipoAgendamento} where ${tipoAgendamento.id} = ${c.tipoAgendamentoId})`;
 
 const configuracaoExport: ExportTarget = exportTargetOf(c, Object.keys(configuracaoRow.properties), {

@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, tableCounts, testApp } from '../../../../test/harness.ts';
 import { agendaRow, historico, makeAgenda, seedAgendas } from '../agenda/fixtures.ts';
 import { makePlanta, makeVeiculo, patioCall, seed } from './fixtures.ts';
-import { composicaoVeiculo, motorista, planta, veiculo } from './tables.ts';
+import { planta } from './tables/plantas.ts';
+import { composicaoVeiculo, motorista, veiculo } from './tables/veiculos.ts';
 
 // yms/patio's agenda operations: cadastrarAgendamentoSimplificado, filtrarAgenda, atualizarAgenda
 // (spec 000 §3, §4.2), reaching the agenda record of yms/agenda through ctx.call.

@@ -2,14 +2,19 @@ import { eq, ilike, or } from 'drizzle-orm';
 import type { Ctx } from '../../../platform/core/declarations.ts';
 import { defineErrors } from '../../../platform/core/errors.ts';
 import { action, query } from '../../../platform/core/registry.ts';
-import { DateOnly, Enum, Int64, Type } from '../../../platform/core/schema.ts';
-import { MAX_IDS_PESQUISA, SORT_FIELDS } from '../agenda/agendas.ts';
-import { agenda as agendaEntity } from '../agenda/entities.ts';
-import { AgendaAlteracao, StatusAgendamento } from '../agenda/schemas.ts';
+import { DateOnly, Enum, Int64, type Static, Type } from '../../../platform/core/schema.ts';
+import {
+  Agenda,
+  AgendaAlteracao,
+  MAX_IDS_PESQUISA,
+  SORT_FIELDS,
+  StatusAgendamento,
+} from '../agenda/contract.ts';
 import { escapeLike } from './common.ts';
 import { mustExist, normalizePlaca } from './entities.ts';
 import { E as PatioE } from './errors.ts';
-import { composicaoVeiculo, motorista, planta, veiculo } from './tables.ts';
+import { planta } from './tables/plantas.ts';
+import { composicaoVeiculo, motorista, veiculo } from './tables/veiculos.ts';
 
 // The yard's side of appointments (spec 000 §3, §4.2; docs/agenda.md): booking a truck that is
 // already at the gate, searching and editing agendas. The agenda record belongs to yms/agenda and is
@@ -17,7 +22,6 @@ import { composicaoVeiculo, motorista, planta, veiculo } from './tables.ts';
 // vehicle) and resolves the free text over plates and driver names.
 
 const AGENDA = 'yms/agenda';
-const Agenda = agendaEntity.schema;
 const Uuid = (description: string) => Type.String({ format: 'uuid', description });
 
 const E = defineErrors({
@@ -31,8 +35,8 @@ const E = defineErrors({
   },
 });
 
-type AgendaOut = { agenda: Record<string, unknown> };
-type Pagina = { agendas: Array<Record<string, unknown>>; totalElements: number; totalPages: number };
+type AgendaOut = { agenda: Static<typeof Agenda> };
+type Pagina = { agendas: Array<Static<typeof Agenda>>; totalElements: number; totalPages: number };
 
 /** The custom fields sent as base64 of a JSON object (spec: `custom` string format byte). */
 function decodeCustom(base64: string): Record<string, unknown> {

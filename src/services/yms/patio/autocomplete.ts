@@ -6,7 +6,7 @@ import { Record, Type } from '../../../platform/core/schema.ts';
 import { escapeLike } from './common.ts';
 import { TIPOS_AREA } from './entities.ts';
 import { E } from './errors.ts';
-import { area, planta } from './tables.ts';
+import { area, planta } from './tables/plantas.ts';
 
 // Autocomplete of plants and areas for the console's pickers (spec 000 §4.1; records:
 // docs/patio.md "Autocomplete"). searchValue finds the one record a picker already holds (by id or

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, tableCounts, testApp } from '../../../../test/harness.ts';
 import { verify } from '../../../platform/events/signature.ts';
 import { jobs } from '../../../platform/jobs/tables.ts';
-import { execucaoOf } from './execucao.ts';
+import { execucaoOf } from './execucao-consultas.ts';
 import {
   asTenant,
   makeArea,
@@ -19,7 +19,9 @@ import {
   patioCall,
   seed,
 } from './fixtures.ts';
-import { area, circuito, planta, sequenciaCircuito, vaga, veiculo } from './tables.ts';
+import { circuito, sequenciaCircuito } from './tables/circuitos.ts';
+import { area, planta, vaga } from './tables/plantas.ts';
+import { veiculo } from './tables/veiculos.ts';
 
 // Conditions and commands (spec 000 §4.1, §4.3; docs/patio.md "Conditions and commands"): the
 // built-in and the tenant's own (entity rotina), running them on demand with their log and push,

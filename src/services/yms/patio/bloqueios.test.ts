@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, testApp } from '../../../../test/harness.ts';
 import { makeVeiculo, patioCall, seed } from './fixtures.ts';
-import { composicaoVeiculo, motorista, veiculo } from './tables.ts';
+import { composicaoVeiculo, motorista, veiculo } from './tables/veiculos.ts';
 
 // Blocking vehicles, drivers and compositions (spec 000 §4.2; docs/patio.md "Blocking").
 

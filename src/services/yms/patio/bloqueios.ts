@@ -6,7 +6,7 @@ import { Type } from '../../../platform/core/schema.ts';
 import { alteradoPor, compact } from './common.ts';
 import { bloqueioDaComposicao, motorista as motoristaEntity, veiculo as veiculoEntity } from './entities.ts';
 import { E } from './errors.ts';
-import { composicaoVeiculo, motorista, veiculo } from './tables.ts';
+import { composicaoVeiculo, motorista, veiculo } from './tables/veiculos.ts';
 
 // Blocking vehicles, drivers and vehicle compositions (spec 000 §4.2; rules: docs/patio.md
 // "Blocking"). Blocking only sets a marker with a reason (spec 000 §3); blocking an already blocked

@@ -2,11 +2,8 @@ import { defineEntity } from '../../../platform/core/entity.ts';
 import { Double, Enum, Int64, Type } from '../../../platform/core/schema.ts';
 import { Str } from './common.ts';
 import { mustExist, TIPOS_VEICULO } from './entities.ts';
-import {
-  endereco as enderecoTable,
-  planta as plantaTable,
-  tipoVeiculo as tipoVeiculoTable,
-} from './tables.ts';
+import { endereco as enderecoTable, tipoVeiculo as tipoVeiculoTable } from './tables/cadastros.ts';
+import { planta as plantaTable } from './tables/plantas.ts';
 
 // Registers that came with the imports and exports of spec 000 §4.3 (docs/patio.md "Imports and
 // exports"): a plant's address (Endereco) and the tenant's catalogue of vehicle types (TipoVeiculo).

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, testApp } from '../../../../test/harness.ts';
 import { makeArea, makePlanta, patioCall, seed } from './fixtures.ts';
-import { area, planta } from './tables.ts';
+import { area, planta } from './tables/plantas.ts';
 
 // Circuits and their sequences through the entity routes (spec 000 §2.3; docs/patio.md
 // "Circuits"): a sequence is a child of its circuit and happens at an area of the circuit's plant.

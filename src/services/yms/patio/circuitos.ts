@@ -2,16 +2,12 @@ import { eq } from 'drizzle-orm';
 import type { Ctx } from '../../../platform/core/declarations.ts';
 import { defineEntity } from '../../../platform/core/entity.ts';
 import { Int64, Type } from '../../../platform/core/schema.ts';
-import { rotinaConhecida } from './automacao.ts';
 import { Id, Str } from './common.ts';
 import { mustExist } from './entities.ts';
 import { E } from './errors.ts';
-import {
-  area as areaTable,
-  circuito as circuitoTable,
-  planta as plantaTable,
-  sequenciaCircuito as sequenciaTable,
-} from './tables.ts';
+import { rotinaConhecida } from './rotinas-tenant.ts';
+import { circuito as circuitoTable, sequenciaCircuito as sequenciaTable } from './tables/circuitos.ts';
+import { area as areaTable, planta as plantaTable } from './tables/plantas.ts';
 
 // Circuits (docs/patio.md "Circuits"): a plant's route for one appointment type, an ordered list of
 // sequences, each at an area of that plant. Sequences are a child collection of the circuit

@@ -1,5 +1,5 @@
 import type { Ctx } from '../../../platform/core/declarations.ts';
-import { Type } from '../../../platform/core/schema.ts';
+import { type TSchema, Type } from '../../../platform/core/schema.ts';
 
 // Small helpers every part of yms/patio shares.
 
@@ -29,3 +29,6 @@ export const Str = (max: number, description?: string, min = 0) =>
   });
 /** A UUID reference. */
 export const Id = (description: string) => Type.String({ format: 'uuid', description });
+/** A field only the yard's actions change: shown, and ignored when sent. */
+export const ReadOnly = <T extends TSchema>(schema: T, what: string) =>
+  Type.Optional({ ...schema, description: `read-only: ${what}; a value sent is ignored` } as T);

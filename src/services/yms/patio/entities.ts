@@ -3,27 +3,27 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { TenantTable } from '../../../platform/core/db/store.ts';
 import type { Ctx, EntityRow } from '../../../platform/core/declarations.ts';
 import { defineEntity } from '../../../platform/core/entity.ts';
-import { DateOnly, DateTime, Enum, Int64, type TSchema, Type } from '../../../platform/core/schema.ts';
-import { Id, Str } from './common.ts';
+import { DateOnly, DateTime, Enum, Int64, Type } from '../../../platform/core/schema.ts';
+import { Id, ReadOnly, Str } from './common.ts';
+import { ComposicaoVeiculoCampos } from './contract.ts';
 import { E } from './errors.ts';
 import {
   area as areaTable,
-  composicaoVeiculo as composicaoTable,
-  motorista as motoristaTable,
   planta as plantaTable,
   turno as turnoTable,
   vaga as vagaTable,
+} from './tables/plantas.ts';
+import {
+  composicaoVeiculo as composicaoTable,
+  motorista as motoristaTable,
   veiculo as veiculoTable,
-} from './tables.ts';
+} from './tables/veiculos.ts';
 
 // The generic entities of yms/patio (routes of spec 000 §2.3; fields: docs/patio.md). Hooks check
 // what a schema cannot: references within the tenant (422), the defaults of not-null fields (PUT
 // replaces every field), and the state fields that only the yard's actions change (read-only here).
 
 const opt = Type.Optional;
-/** A field only the yard's actions change: shown, and ignored when sent. */
-const ReadOnly = <T extends TSchema>(schema: T, what: string) =>
-  opt({ ...schema, description: `read-only: ${what}; a value sent is ignored` } as T);
 
 export const TIPOS_AREA = [
   'PORTARIA',
@@ -245,18 +245,7 @@ export const composicaoVeiculo = defineEntity({
   description:
     'A tractor (or truck) and its trailers; blocked when it has its own reason or any part is blocked',
   table: composicaoTable,
-  fields: Type.Object({
-    descricao: opt(Str(100)),
-    cavaloId: Id('the tractor or truck (veiculo.id)'),
-    reboqueIds: opt(
-      Type.Array(Type.String({ format: 'uuid' }), {
-        maxItems: 4,
-        description: 'the trailers (veiculo.id), in order',
-      }),
-    ),
-    bloqueado: ReadOnly(Type.Boolean(), 'derived: own reason or a blocked part'),
-    motivoBloqueio: ReadOnly(Type.String(), 'own reason, set by atualizarBloqueioComposicaoVeiculo'),
-  }),
+  fields: ComposicaoVeiculoCampos,
   hooks: {
     beforeSave: async (ctx, next, previous) => {
       next.reboqueIds ??= [];

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, tableCounts, testApp } from '../../../../test/harness.ts';
-import { execucaoOf, iniciarExecucao } from './execucao.ts';
+import { execucaoOf } from './execucao-consultas.ts';
+import { iniciarExecucao } from './execucao-inicio.ts';
 import {
   asTenant,
   makeArea,
@@ -16,16 +17,10 @@ import {
   patioCall,
   seed,
 } from './fixtures.ts';
-import {
-  area,
-  circuito,
-  motorista,
-  planta,
-  presencaPatio,
-  sequenciaCircuito,
-  vaga,
-  veiculo,
-} from './tables.ts';
+import { circuito, sequenciaCircuito } from './tables/circuitos.ts';
+import { area, planta, vaga } from './tables/plantas.ts';
+import { presencaPatio } from './tables/presencas.ts';
+import { motorista, veiculo } from './tables/veiculos.ts';
 
 // The yard events (spec 000 §4.3, §6; docs/patio.md "Yard events"): a whole truck visit, the
 // inconsistent events that are refused and change nothing, arrival control, the driver change.

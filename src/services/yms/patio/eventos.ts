@@ -6,18 +6,20 @@ import { DateTime, Record as SpecRecord, type Static, Type } from '../../../plat
 import { exigirForaDeAgenda } from './agendas.ts';
 import { normalizePlaca } from './entities.ts';
 import { E } from './errors.ts';
+import { type ExecucaoRow, origemEvento } from './execucao.ts';
 import {
-  type ExecucaoRow,
   execucaoAtiva,
   execucaoEmAndamento,
   execucaoEmAndamentoOf,
-  finalizarExecucao,
-  origemEvento,
   sequenciasDe,
-  trocarMotorista,
-} from './execucao.ts';
-import { avaliarCondicaoDaEtapa, avancar, processarEtapa } from './rotinas.ts';
-import { area, controleArea, motorista, planta, presencaPatio, vaga, veiculo } from './tables.ts';
+} from './execucao-consultas.ts';
+import { finalizarExecucao } from './execucao-etapas.ts';
+import { trocarMotorista } from './execucao-inicio.ts';
+import { avaliarCondicaoDaEtapa, avancar } from './rotinas.ts';
+import { processarEtapa } from './rotinas-etapas.ts';
+import { area, planta, vaga } from './tables/plantas.ts';
+import { controleArea, presencaPatio } from './tables/presencas.ts';
+import { motorista, veiculo } from './tables/veiculos.ts';
 import { travarVeiculoMotorista } from './travas.ts';
 import { alocarVaga, liberarVaga } from './vagas.ts';
 

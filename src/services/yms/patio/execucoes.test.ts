@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, tableCounts, testApp } from '../../../../test/harness.ts';
-import { avancarEtapa, execucaoOf, iniciarExecucao, retornarEtapa } from './execucao.ts';
+import { execucaoOf } from './execucao-consultas.ts';
+import { avancarEtapa, retornarEtapa } from './execucao-etapas.ts';
+import { iniciarExecucao } from './execucao-inicio.ts';
 import {
   asTenant,
   makeArea,
@@ -16,7 +18,9 @@ import {
   patioCall,
   seed,
 } from './fixtures.ts';
-import { area, circuito, motorista, planta, sequenciaCircuito, vaga, veiculo } from './tables.ts';
+import { circuito, sequenciaCircuito } from './tables/circuitos.ts';
+import { area, planta, vaga } from './tables/plantas.ts';
+import { motorista, veiculo } from './tables/veiculos.ts';
 
 // Circuit executions (spec 000 §4.1, §4.2; docs/patio.md "Executions"): starting one, its steps and
 // history, the queries over executions, variables and images, the controller in charge, cancelling.

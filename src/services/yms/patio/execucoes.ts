@@ -4,22 +4,20 @@ import { action, query } from '../../../platform/core/registry.ts';
 import { DateTime, Enum, Int64, Record as SpecRecord, Type } from '../../../platform/core/schema.ts';
 import { exigirForaDeAgenda } from './agendas.ts';
 import { E } from './errors.ts';
+import { ExecucaoCircuito, type ExecucaoRow, lerExecucao, origemManual, SITUACOES } from './execucao.ts';
 import {
-  cancelarExecucao,
-  ExecucaoCircuito,
-  type ExecucaoRow,
   execucaoAtiva,
   execucaoEmAndamento,
   execucaoEmAndamentoOf,
-  gravarVariaveis,
-  iniciarExecucao,
-  lerExecucao,
-  origemManual,
   quantidadeEmAndamento,
-  SITUACOES,
-} from './execucao.ts';
-import { exigirCondicao, processarEtapa } from './rotinas.ts';
-import { area, circuito, execucaoCircuito, execucaoCircuitoImagem, sequenciaCircuito } from './tables.ts';
+} from './execucao-consultas.ts';
+import { cancelarExecucao, gravarVariaveis } from './execucao-etapas.ts';
+import { iniciarExecucao } from './execucao-inicio.ts';
+import { exigirCondicao } from './rotinas.ts';
+import { processarEtapa } from './rotinas-etapas.ts';
+import { circuito, sequenciaCircuito } from './tables/circuitos.ts';
+import { execucaoCircuito, execucaoCircuitoImagem } from './tables/execucoes.ts';
+import { area } from './tables/plantas.ts';
 import { travarVeiculoMotorista } from './travas.ts';
 import { liberarVaga } from './vagas.ts';
 

@@ -4,7 +4,9 @@ import { Store, type TenantTable } from '../../../platform/core/db/store.ts';
 import { appendEvent } from '../../../platform/core/outbox.ts';
 import { outbox } from '../../../platform/events/tables.ts';
 import type { ExecCtx } from './execucao.ts';
-import type { area, circuito, motorista, planta, sequenciaCircuito, vaga, veiculo } from './tables.ts';
+import { circuito, sequenciaCircuito } from './tables/circuitos.ts';
+import { area, planta, turno, vaga } from './tables/plantas.ts';
+import type { motorista, veiculo } from './tables/veiculos.ts';
 
 // Factories for the yms/patio tests: rows inserted straight into a tenant's tables (through the
 // store, as that tenant), with defaults a test overrides only where it matters.
@@ -102,4 +104,53 @@ export function outboxOf(t: TestApp, tenant: string) {
   return t.db.tenant(tenant, (tx) =>
     tx.select().from(outbox).where(eq(outbox.tenant, tenant)).orderBy(asc(outbox.id)),
   );
+}
+
+/**
+ * A plant with `id` in `fusoHorario` and its shifts (`[data, horaInicio, horaFim]`), as `tenant`
+ * (yms/agenda's tests seed their plant with it).
+ */
+export async function seedPlantaComTurnos(
+  t: TestApp,
+  tenant: string,
+  o: { id: string; fusoHorario?: string; cnpj?: string; turnos?: Array<[string, string, string]> },
+) {
+  const id = o.id;
+  await t.db.tenant(tenant, async (tx) => {
+    const store = new Store(tx, tenant);
+    await store.insert(planta, [
+      {
+        ...audit,
+        id,
+        codigo: `PL-${id.slice(-4)}`,
+        nome: 'Planta de teste',
+        fusoHorario: o.fusoHorario ?? 'America/Sao_Paulo',
+        cnpj: o.cnpj ?? null,
+      },
+    ]);
+    if (o.turnos?.length)
+      await store.insert(
+        turno,
+        o.turnos.map(([data, horaInicio, horaFim]) => ({
+          ...audit,
+          plantaId: id,
+          data,
+          horaInicio,
+          horaFim,
+        })),
+      );
+  });
+  return id;
+}
+
+/**
+ * The yard of a plant (already seeded): an area with one spot, a circuit and its first sequence on
+ * that area.
+ */
+export async function seedPatio(t: TestApp, tenant: string, plantaId: string) {
+  const [a] = await seed(t, tenant, area, [makeArea(plantaId)]);
+  const [c] = await seed(t, tenant, circuito, [makeCircuito(plantaId)]);
+  const [s] = await seed(t, tenant, sequenciaCircuito, [makeSequencia(c!.id, 1, a!.id)]);
+  const [v] = await seed(t, tenant, vaga, [makeVaga(a!.id, 1, 1)]);
+  return { circuitoId: c!.id, sequenciaId: s!.id, vagaId: v!.id };
 }

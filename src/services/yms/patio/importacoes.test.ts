@@ -15,21 +15,16 @@ import {
   outboxOf,
   seed,
 } from './fixtures.ts';
+import { endereco, tipoVeiculo } from './tables/cadastros.ts';
+import { circuito, sequenciaCircuito } from './tables/circuitos.ts';
 import {
-  area,
-  circuito,
-  endereco,
   execucaoCircuito,
   execucaoCircuitoImagem,
   execucaoCircuitoVariavel,
   historicoExecucaoCircuito,
-  motorista,
-  planta,
-  sequenciaCircuito,
-  tipoVeiculo,
-  vaga,
-  veiculo,
-} from './tables.ts';
+} from './tables/execucoes.ts';
+import { area, planta, vaga } from './tables/plantas.ts';
+import { motorista, veiculo } from './tables/veiculos.ts';
 
 // yms/patio's imports and exports (spec 000 §4.3, docs/patio.md "Imports and exports"): files
 // through the blob store, references by natural code, the status events, the round trip.

@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { query } from '../../../platform/core/registry.ts';
 import { Type } from '../../../platform/core/schema.ts';
-import { area, circuito, planta, sequenciaCircuito, vaga } from './tables.ts';
+import { circuito, sequenciaCircuito } from './tables/circuitos.ts';
+import { area, planta, vaga } from './tables/plantas.ts';
 
 // The yard's records yms/agenda names by id (docs/agenda.md "References"): a plant, a circuit, a
 // sequence, a spot. yms/agenda reads them only through this PRIVATE query (it imports none of these

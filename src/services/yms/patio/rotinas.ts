@@ -1,282 +1,39 @@
-import { and, count, eq, isNull } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { inSavepoint } from '../../../platform/core/db/savepoint.ts';
 import type { Ctx } from '../../../platform/core/declarations.ts';
-import { ApiError } from '../../../platform/core/errors.ts';
 import { E } from './errors.ts';
+import type { ExecucaoRow } from './execucao.ts';
+import { ramoEmAndamento, sequenciasDe } from './execucao-consultas.ts';
+import { avancarEtapa, finalizarExecucao, gravarVariaveis, retornarEtapa } from './execucao-etapas.ts';
+import { iniciarRamo } from './execucao-inicio.ts';
+import { CONDICOES } from './rotinas-condicoes.ts';
+import { type Alcance, execucaoDo, precisa, resolverEscopo, veiculoDo } from './rotinas-escopo.ts';
+import { registrarLog } from './rotinas-log.ts';
 import {
-  avancarEtapa,
-  type ExecucaoRow,
-  etapaAberta,
-  execucaoEmAndamento,
-  execucaoOf,
-  finalizarExecucao,
-  gravarVariaveis,
-  iniciarRamo,
-  ramoDaEtapa,
-  ramoEmAndamento,
-  retornarEtapa,
-  sequenciasDe,
-} from './execucao.ts';
-import {
-  area,
-  circuito,
-  composicaoVeiculo,
-  execucaoCircuito,
-  execucaoCircuitoVariavel,
-  logRotina,
-  motorista,
-  planta,
-  presencaPatio,
-  rotina,
-  sequenciaCircuito,
-  vaga,
-  veiculo,
-} from './tables.ts';
+  type Builtin,
+  type Efeito,
+  type Execucao,
+  type Params,
+  type Parte,
+  p,
+  recusa,
+  type TipoRotina,
+} from './rotinas-tipos.ts';
+import { sequenciaCircuito } from './tables/circuitos.ts';
+import { vaga } from './tables/plantas.ts';
+import { rotina } from './tables/rotinas.ts';
 import { alocarVaga, liberarVaga } from './vagas.ts';
 
 // Conditions and commands (docs/patio.md "Conditions and commands"): the built-in set, the
 // tenant's own made of built-in parts, their evaluation against a scope (escopoRotina), the log of
 // every run (logRotina, pushed as wsLogRotina) and the step automation: a step's condition guards
 // entering it, a step's command runs once per visit of the step.
-
-export type TipoRotina = 'CONDICAO' | 'COMANDO';
-export const TIPOS_ROTINA = ['CONDICAO', 'COMANDO'] as const;
-export const OPERADORES = ['TODAS', 'ALGUMA'] as const;
-export const COMPARACOES = [
-  'IGUAL',
-  'DIFERENTE',
-  'MAIOR',
-  'MAIOR_IGUAL',
-  'MENOR',
-  'MENOR_IGUAL',
-  'CONTEM',
-  'EXISTE',
-  'NAO_EXISTE',
-] as const;
-
-/** What a step automation may chain in one trigger before it stops (a circuit of self-advancing steps). */
-export const MAX_PASSOS_AUTOMATICOS = 25;
-
-export interface Parametro {
-  nome: string;
-  tipo: 'texto' | 'uuid' | 'url' | 'opcao';
-  obrigatorio: boolean;
-  descricao: string;
-  valores?: string[];
-}
-
-/** escopoRotina (spec 000 §6 names it without fields): what a routine runs against. */
-export interface Escopo {
-  execucaoCircuitoId?: string | undefined;
-  agendaId?: string | undefined;
-  veiculoId?: string | undefined;
-  motoristaId?: string | undefined;
-  plantaId?: string | undefined;
-  areaId?: string | undefined;
-  sequenciaCircuitoId?: string | undefined;
-  ws_users?: string | undefined;
-}
-
-/** The scope resolved: the execution it names (or the vehicle's or agenda's running one) fills the gaps. */
-export interface Alcance {
-  escopo: Escopo;
-  execucao: ExecucaoRow | undefined;
-  veiculoId: string | undefined;
-  motoristaId: string | undefined;
-  plantaId: string | undefined;
-  areaId: string | undefined;
-  sequenciaCircuitoId: string | undefined;
-  /** The variables sent with the request; they win over the execution's. */
-  variaveis: Map<string, string>;
-  /** The routine being run, for history origins and messages. */
-  rotina: string;
-}
-
-type Params = Record<string, string>;
-
-interface Builtin<R> {
-  descricao: string;
-  parametros: Parametro[];
-  run: (ctx: Ctx, alcance: Alcance, params: Params) => Promise<R>;
-}
-type Avaliacao = { resultado: boolean; mensagem: string };
-type Efeito = { mensagem: string };
-
-const p = (
-  nome: string,
-  tipo: Parametro['tipo'],
-  obrigatorio: boolean,
-  descricao: string,
-  valores?: readonly string[],
-): Parametro => ({ nome, tipo, obrigatorio, descricao, ...(valores ? { valores: [...valores] } : {}) });
-
-function precisa<T>(value: T | undefined, rotinaNome: string, falta: string, campo: string): T {
-  if (value === undefined || value === null) throw E.escopoIncompleto({ rotina: rotinaNome, falta, campo });
-  return value;
-}
-const execucaoDo = (a: Alcance) =>
-  precisa(a.execucao, a.rotina, 'uma execução de circuito', 'execucaoCircuitoId');
-const veiculoDo = (a: Alcance) => precisa(a.veiculoId, a.rotina, 'um veículo', 'veiculoId');
-
-/** A number written with a dot or a decimal comma (scales print 31500,5). */
-function numero(text: string): number | undefined {
-  const t = text.trim();
-  const normal = t.includes(',') && !t.includes('.') ? t.replace(',', '.') : t;
-  if (normal === '' || !/^[-+]?\d*\.?\d+(e[-+]?\d+)?$/i.test(normal)) return undefined;
-  return Number(normal);
-}
-
-function comparar(atual: string | undefined, operador: string, esperado: string): boolean {
-  if (operador === 'EXISTE') return atual !== undefined;
-  if (operador === 'NAO_EXISTE') return atual === undefined;
-  if (atual === undefined) return false;
-  if (operador === 'CONTEM') return atual.toLowerCase().includes(esperado.toLowerCase());
-  const [a, b] = [numero(atual), numero(esperado)];
-  const cmp =
-    a !== undefined && b !== undefined ? Math.sign(a - b) : atual < esperado ? -1 : atual > esperado ? 1 : 0;
-  switch (operador) {
-    case 'IGUAL':
-      return cmp === 0;
-    case 'DIFERENTE':
-      return cmp !== 0;
-    case 'MAIOR':
-      return cmp > 0;
-    case 'MAIOR_IGUAL':
-      return cmp >= 0;
-    case 'MENOR':
-      return cmp < 0;
-    default:
-      return cmp <= 0;
-  }
-}
-
-/** A variable's value: the request's, else the execution's on the target (the given, or the step's, or its area's), else on any target. */
-async function valorDaVariavel(
-  ctx: Ctx,
-  a: Alcance,
-  chave: string,
-  alvoId: string | undefined,
-): Promise<string | undefined> {
-  if (a.variaveis.has(chave)) return a.variaveis.get(chave);
-  if (!a.execucao) return undefined;
-  const v = execucaoCircuitoVariavel;
-  const rows = await ctx.store.select(v, and(eq(v.execucaoCircuitoId, a.execucao.id), eq(v.chave, chave)));
-  if (alvoId) return rows.find((r) => r.alvoId === alvoId)?.valor;
-  const preferidos = [a.sequenciaCircuitoId, a.areaId];
-  for (const alvo of preferidos) {
-    const row = rows.find((r) => r.alvoId === alvo);
-    if (row) return row.valor;
-  }
-  return rows.sort((x, y) => y.alteradaEm.getTime() - x.alteradaEm.getTime())[0]?.valor;
-}
-
-async function bloqueioDoVeiculo(ctx: Ctx, a: Alcance): Promise<string | undefined> {
-  const id = veiculoDo(a);
-  const [v] = await ctx.store.select(veiculo, eq(veiculo.id, id));
-  if (!v) throw E.veiculoNotFound({ id });
-  if (v.bloqueado) return `veículo ${v.placa} bloqueado: ${v.motivoBloqueio ?? 'sem motivo'}`;
-  const composicaoId = a.execucao?.composicaoVeiculoId;
-  if (composicaoId) {
-    const [c] = await ctx.store.select(composicaoVeiculo, eq(composicaoVeiculo.id, composicaoId));
-    if (c?.motivoBloqueio) return `composição ${c.id} bloqueada: ${c.motivoBloqueio}`;
-    const partes = (c?.reboqueIds ?? []) as string[];
-    for (const parte of partes) {
-      const [r] = await ctx.store.select(veiculo, eq(veiculo.id, parte));
-      if (r?.bloqueado) return `reboque ${r.placa} bloqueado: ${r.motivoBloqueio ?? 'sem motivo'}`;
-    }
-  }
-  return undefined;
-}
-
-export const CONDICOES: Record<string, Builtin<Avaliacao>> = {
-  variavelCompara: {
-    descricao:
-      'Uma variável (enviada em variaveis, ou da execução: do alvo dado, da etapa atual, da sua área ou a mais ' +
-      'recente) comparada a um valor; números comparam como números (vírgula decimal aceita)',
-    parametros: [
-      p('chave', 'texto', true, 'a variável'),
-      p('operador', 'opcao', true, 'a comparação', COMPARACOES),
-      p('valor', 'texto', false, 'o valor comparado (dispensado por EXISTE e NAO_EXISTE)'),
-      p('alvoId', 'texto', false, 'o alvo (sequência ou área) de onde ler a variável'),
-    ],
-    run: async (ctx, a, params) => {
-      const { chave, operador } = params as { chave: string; operador: string };
-      if (params.valor === undefined && operador !== 'EXISTE' && operador !== 'NAO_EXISTE')
-        throw E.rotinaParametro({
-          rotina: 'variavelCompara',
-          parametro: 'valor',
-          rule: `é exigido por ${operador}`,
-        });
-      const atual = await valorDaVariavel(ctx, a, chave, params.alvoId);
-      const resultado = comparar(atual, operador, params.valor ?? '');
-      const visto = atual === undefined ? 'ausente' : `'${atual}'`;
-      const alvo = params.valor === undefined ? '' : ` '${params.valor}'`;
-      return { resultado, mensagem: `${chave} = ${visto} ${operador}${alvo}: ${resultado ? 'sim' : 'não'}` };
-    },
-  },
-  veiculoNaoBloqueado: {
-    descricao: 'O veículo do escopo, e cada parte da composição da execução, não está bloqueado',
-    parametros: [],
-    run: async (ctx, a) => {
-      const bloqueio = await bloqueioDoVeiculo(ctx, a);
-      return { resultado: !bloqueio, mensagem: bloqueio ?? 'veículo não bloqueado' };
-    },
-  },
-  motoristaNaoBloqueado: {
-    descricao: 'O motorista do escopo não está bloqueado',
-    parametros: [],
-    run: async (ctx, a) => {
-      const id = precisa(a.motoristaId, a.rotina, 'um motorista', 'motoristaId');
-      const [m] = await ctx.store.select(motorista, eq(motorista.id, id));
-      if (!m) throw E.motoristaNotFound({ id });
-      return m.bloqueado
-        ? { resultado: false, mensagem: `motorista ${m.nome} bloqueado: ${m.motivoBloqueio ?? 'sem motivo'}` }
-        : { resultado: true, mensagem: `motorista ${m.nome} não bloqueado` };
-    },
-  },
-  vagaLivreNaArea: {
-    descricao:
-      'Há vaga livre (desocupada, ativa, desbloqueada) na área dada, ou na área do escopo ou da etapa',
-    parametros: [p('areaId', 'uuid', false, 'a área; padrão: a do escopo ou da etapa atual')],
-    run: async (ctx, a, params) => {
-      const areaId = params.areaId ?? precisa(a.areaId, a.rotina, 'uma área', 'areaId');
-      const [ar] = await ctx.store.select(area, eq(area.id, areaId));
-      if (!ar) throw E.areaNotFound({ id: areaId });
-      const [row] = await ctx.tx
-        .select({ n: count() })
-        .from(vaga)
-        .where(
-          ctx.store.scope(
-            vaga,
-            and(
-              eq(vaga.areaId, areaId),
-              eq(vaga.ocupada, false),
-              eq(vaga.ativo, true),
-              eq(vaga.bloqueio, false),
-            ),
-          ),
-        );
-      const n = row?.n ?? 0;
-      return { resultado: n > 0, mensagem: `${n} vaga(s) livre(s) na área ${ar.codigo}` };
-    },
-  },
-  veiculoNoPatio: {
-    descricao: 'O veículo do escopo está no pátio (da planta do escopo, quando conhecida)',
-    parametros: [],
-    run: async (ctx, a) => {
-      const id = veiculoDo(a);
-      const [row] = await ctx.store.select(
-        presencaPatio,
-        and(eq(presencaPatio.veiculoId, id), isNull(presencaPatio.saidaEm)),
-      );
-      const resultado = !!row && (!a.plantaId || row.plantaId === a.plantaId);
-      return {
-        resultado,
-        mensagem: resultado ? `no pátio desde ${row!.entradaEm.toISOString()}` : 'veículo fora do pátio',
-      };
-    },
-  },
-};
+// This file is the engine: a routine looked up by name and its parameters checked, a condition
+// evaluated, a command run, and the move guarded by the destination step's condition (avancar).
+// The built-in commands live here too: avancarEtapa evaluates a condition through the engine, and
+// the engine looks commands up; one file keeps the imports free of cycles (DESIGN.md "Layers").
+// The rest: rotinas-tipos.ts (what a routine is), rotinas-escopo.ts (its scope), rotinas-condicoes.ts
+// (the built-in conditions), rotinas-log.ts (the log) and rotinas-etapas.ts (the step automation).
 
 export const COMANDOS: Record<string, Builtin<Efeito>> = {
   avancarEtapa: {
@@ -428,10 +185,6 @@ export function validarParametros(tipo: TipoRotina, nome: string, params: Params
 }
 
 type RotinaRow = typeof rotina.$inferSelect;
-export interface Parte {
-  nome: string;
-  parametros?: Params;
-}
 
 /** A named condition or command: a built-in, or the tenant's own (404 when neither; 422 when inactive). */
 export async function resolverRotina(
@@ -445,22 +198,6 @@ export async function resolverRotina(
   if (!row) throw E.rotinaNotFound({ tipo: rotulo, nome });
   if (!row.ativo) throw E.rotinaInativa({ tipo: rotulo, nome });
   return { builtin: false, row };
-}
-
-/** Whether the error is the refusal of a rule (4xx) rather than a failure of the system. */
-const recusa = (err: unknown): err is ApiError => err instanceof ApiError && err.status < 500;
-
-export interface Execucao {
-  tipo: TipoRotina;
-  nome: string;
-  parametros: Params;
-  /** A condition's outcome (false when it could not be evaluated). */
-  resultado?: boolean;
-  sucesso: boolean;
-  mensagem: string;
-  detalhes?: Array<{ nome: string; resultado?: boolean; sucesso: boolean; mensagem: string }>;
-  /** The refusal that made a run fail (the explicit events answer it). */
-  erro?: ApiError;
 }
 
 /** Evaluates a condition (built-in, or the tenant's parts with TODAS / ALGUMA) against the scope. */
@@ -553,156 +290,7 @@ export async function executarComando(
     : { ...base, sucesso: false, mensagem: outcome.error.message, erro: outcome.error, ...extra };
 }
 
-/**
- * Resolves escopoRotina: the execution named (404), or else the running one of the agenda or the
- * vehicle; every id given must exist (422 naming it) and agree with the execution's (422).
- */
-export async function resolverEscopo(
-  ctx: Ctx,
-  escopo: Escopo,
-  variaveis: Map<string, string> = new Map(),
-): Promise<Alcance> {
-  let execucao: ExecucaoRow | undefined;
-  if (escopo.execucaoCircuitoId) execucao = await execucaoOf(ctx, escopo.execucaoCircuitoId);
-  else if (escopo.agendaId) execucao = await execucaoEmAndamento(ctx, { agendaId: escopo.agendaId });
-  else if (escopo.veiculoId) execucao = await execucaoEmAndamento(ctx, { veiculoId: escopo.veiculoId });
-  const confere = (campo: 'veiculoId' | 'motoristaId' | 'agendaId') => {
-    const dado = escopo[campo];
-    const daExecucao = execucao?.[campo];
-    if (dado && daExecucao && dado !== daExecucao)
-      throw E.escopoDivergente({ campo, valor: dado, execucaoId: execucao!.id, daExecucao });
-  };
-  confere('veiculoId');
-  confere('motoristaId');
-  confere('agendaId');
-  const existe = async (
-    table: typeof veiculo | typeof motorista | typeof area | typeof planta,
-    campo: string,
-    id?: string,
-  ) => {
-    if (!id) return;
-    const [row] = await ctx.store.select(table, eq(table.id, id));
-    if (!row) throw E.referenceNotFound({ record: campo.replace('Id', ''), id, field: `escopo.${campo}` });
-  };
-  await existe(veiculo, 'veiculoId', escopo.veiculoId);
-  await existe(motorista, 'motoristaId', escopo.motoristaId);
-  await existe(area, 'areaId', escopo.areaId);
-  await existe(planta, 'plantaId', escopo.plantaId);
-  let sequenciaCircuitoId = execucao?.sequenciaAtualId ?? undefined;
-  let areaDaEtapa: string | undefined;
-  if (escopo.sequenciaCircuitoId) {
-    const [s] = await ctx.store.select(
-      sequenciaCircuito,
-      eq(sequenciaCircuito.id, escopo.sequenciaCircuitoId),
-    );
-    if (!s)
-      throw E.referenceNotFound({
-        record: 'sequência',
-        id: escopo.sequenciaCircuitoId,
-        field: 'escopo.sequenciaCircuitoId',
-      });
-    sequenciaCircuitoId = s.id;
-    areaDaEtapa = s.areaId;
-  } else if (sequenciaCircuitoId) {
-    const [s] = await ctx.store.select(sequenciaCircuito, eq(sequenciaCircuito.id, sequenciaCircuitoId));
-    areaDaEtapa = s?.areaId;
-  }
-  const areaId = escopo.areaId ?? areaDaEtapa;
-  let plantaId = escopo.plantaId;
-  if (!plantaId && execucao) {
-    const [c] = await ctx.store.select(circuito, eq(circuito.id, execucao.circuitoId));
-    plantaId = c?.plantaId;
-  }
-  if (!plantaId && areaId) {
-    const [a] = await ctx.store.select(area, eq(area.id, areaId));
-    plantaId = a?.plantaId;
-  }
-  return {
-    escopo,
-    execucao,
-    veiculoId: escopo.veiculoId ?? execucao?.veiculoId ?? undefined,
-    motoristaId: escopo.motoristaId ?? execucao?.motoristaId ?? undefined,
-    plantaId,
-    areaId,
-    sequenciaCircuitoId,
-    variaveis,
-    rotina: '',
-  };
-}
-
-export type OrigemLog = 'EXPLICITO' | 'ETAPA';
-
-/** Writes the run's logRotina and pushes it as yms/patio/wsLogRotina to the scope's ws_users. */
-export async function registrarLog(
-  ctx: Ctx,
-  run: Execucao,
-  meta: {
-    servico: string;
-    alvo: string;
-    origem: OrigemLog;
-    alcance: Alcance;
-    inicio: Date;
-    etapaN?: number | undefined;
-  },
-) {
-  const a = meta.alcance;
-  const [row] = await ctx.store
-    .insert(logRotina, [
-      {
-        tipo: run.tipo,
-        nome: run.nome,
-        servico: meta.servico,
-        alvo: meta.alvo,
-        origem: meta.origem,
-        escopo: a.escopo,
-        variaveis: a.variaveis.size ? Object.fromEntries(a.variaveis) : null,
-        parametros: Object.keys(run.parametros).length ? run.parametros : null,
-        resultado: run.tipo === 'CONDICAO' ? (run.resultado ?? false) : null,
-        sucesso: run.sucesso,
-        mensagem: run.mensagem,
-        detalhes: run.detalhes ?? null,
-        execucaoCircuitoId: a.execucao?.id ?? null,
-        sequenciaCircuitoId: a.sequenciaCircuitoId ?? null,
-        etapaN: meta.etapaN ?? null,
-        inicio: meta.inicio,
-        fim: ctx.now(),
-      },
-    ])
-    .returning();
-  const log = logDe(row!);
-  await ctx.emit('yms/patio/wsLogRotina', {
-    logRotina: log,
-    ...(a.escopo.ws_users ? { ws_users: a.escopo.ws_users } : {}),
-  });
-  return log;
-}
-
-/** A logRotina row in the logRotina shape. */
-export function logDe(row: typeof logRotina.$inferSelect) {
-  const out: Record<string, unknown> = {
-    id: row.id,
-    tipo: row.tipo,
-    nome: row.nome,
-    servico: row.servico,
-    alvo: row.alvo,
-    origem: row.origem,
-    escopo: row.escopo,
-    sucesso: row.sucesso,
-    mensagem: row.mensagem,
-    inicio: row.inicio.toISOString(),
-    fim: row.fim.toISOString(),
-    duracaoMs: row.fim.getTime() - row.inicio.getTime(),
-  };
-  if (row.resultado !== null) out.resultado = row.resultado;
-  if (row.variaveis) out.variaveis = row.variaveis;
-  if (row.parametros) out.parametros = row.parametros;
-  if (row.detalhes) out.detalhes = row.detalhes;
-  if (row.execucaoCircuitoId) out.execucaoCircuitoId = row.execucaoCircuitoId;
-  if (row.sequenciaCircuitoId) out.sequenciaCircuitoId = row.sequenciaCircuitoId;
-  return out;
-}
-
-async function sequenciaAtual(ctx: Ctx, exec: ExecucaoRow) {
+export async function sequenciaAtual(ctx: Ctx, exec: ExecucaoRow) {
   if (!exec.sequenciaAtualId) return undefined;
   const [s] = await ctx.store.select(sequenciaCircuito, eq(sequenciaCircuito.id, exec.sequenciaAtualId));
   return s;
@@ -714,7 +302,7 @@ async function ondeEsta(ctx: Ctx, exec: ExecucaoRow): Promise<string> {
   return `na sequência ${s?.ordem} (${s?.nome})`;
 }
 
-const SISTEMA = 'yms/patio';
+export const SISTEMA = 'yms/patio';
 
 /**
  * The step's condition (nomeCondicao) evaluated for the execution with the step as its scope, and
@@ -774,97 +362,4 @@ export async function avancar(
     ...(options.para ? { para: options.para } : {}),
     ...(options.quando ? { quando: options.quando } : {}),
   });
-}
-
-/** Whether the step's command already succeeded in this visit of the step (it runs once per visit). */
-async function comandoJaExecutado(ctx: Ctx, execId: string, etapaN: number): Promise<boolean> {
-  const [row] = await ctx.tx
-    .select({ id: logRotina.id })
-    .from(logRotina)
-    .where(
-      ctx.store.scope(
-        logRotina,
-        and(
-          eq(logRotina.execucaoCircuitoId, execId),
-          eq(logRotina.etapaN, etapaN),
-          eq(logRotina.tipo, 'COMANDO'),
-          eq(logRotina.sucesso, true),
-        ),
-      ),
-    )
-    .limit(1);
-  return !!row;
-}
-
-/**
- * The step automation, run after anything that may move an execution (a yard event, a start, a
- * manual or commanded move, new variables, reprocessarRotinasPlanta). From the execution it goes
- * down to its running branch; at the current step it starts the step's branch (subCircuitoId)
- * once per visit, returns to the parent when that branch finished, and runs the step's command
- * once per visit (a refusal is logged and retried on the next trigger). It stops after
- * MAX_PASSOS_AUTOMATICOS moves.
- */
-export async function processarEtapa(ctx: Ctx, execucaoId: string): Promise<void> {
-  let id = execucaoId;
-  for (let passo = 0; passo < MAX_PASSOS_AUTOMATICOS; passo++) {
-    const [exec] = await ctx.tx
-      .select()
-      .from(execucaoCircuito)
-      .where(ctx.store.scope(execucaoCircuito, eq(execucaoCircuito.id, id)))
-      .for('update');
-    if (!exec) return;
-    if (exec.situacao !== 'EXECUTANDO') {
-      // A finished branch hands over to its parent (which may now move on).
-      if (exec.execucaoPaiId) {
-        id = exec.execucaoPaiId;
-        continue;
-      }
-      return;
-    }
-    const emCurso = await ramoEmAndamento(ctx, exec);
-    if (emCurso) {
-      id = emCurso.id;
-      continue;
-    }
-    const seq = await sequenciaAtual(ctx, exec);
-    if (!seq) return;
-    const ramo = await ramoDaEtapa(ctx, exec);
-    if (ramo) {
-      if (ramo.situacao !== 'FINALIZADO') return; // cancelled: the operator decides
-      // The next step's condition is evaluated (and logged) outside the savepoint, so a parent
-      // that must wait says why.
-      const sequencias = await sequenciasDe(ctx, exec.circuitoId);
-      const destino = sequencias[sequencias.findIndex((s) => s.id === exec.sequenciaAtualId) + 1];
-      const condicao = destino ? await avaliarCondicaoDaEtapa(ctx, exec, destino) : undefined;
-      if (condicao && !condicao.resultado) return;
-      const movida = await inSavepoint(ctx, () =>
-        avancar(ctx, exec, `RAMO:${ramo.id}`, { ignorarCondicao: true }),
-      );
-      if (!movida.ok) return;
-      continue;
-    }
-    if (seq.subCircuitoId) {
-      const iniciado = await inSavepoint(ctx, () =>
-        iniciarRamo(ctx, exec, seq.subCircuitoId!, `ETAPA:${seq.id}`),
-      );
-      if (!iniciado.ok) return;
-      id = iniciado.value.id;
-      continue;
-    }
-    if (!seq.nomeComando) return;
-    const etapaN = await etapaAberta(ctx, exec.id);
-    if (etapaN === undefined || (await comandoJaExecutado(ctx, exec.id, etapaN))) return;
-    const alcance = await resolverEscopo(ctx, { execucaoCircuitoId: exec.id });
-    const inicio = ctx.now();
-    const run = await executarComando(ctx, alcance, seq.nomeComando);
-    await registrarLog(ctx, run, {
-      servico: SISTEMA,
-      alvo: seq.id,
-      origem: 'ETAPA',
-      alcance,
-      inicio,
-      etapaN,
-    });
-    if (!run.sucesso) return;
-  }
 }

@@ -5,15 +5,18 @@ import { exportActions } from '../../../platform/exports/actions.ts';
 import { importActions } from '../../../platform/imports/actions.ts';
 import { agendas } from './agendas.ts';
 import { autocomplete } from './autocomplete.ts';
-import { automacao, automacaoJobs, rotina } from './automacao.ts';
+import { automacao } from './automacao.ts';
+import { automacaoJobs } from './automacao-jobs.ts';
 import { bloqueios } from './bloqueios.ts';
 import { cadastroEntities } from './cadastros.ts';
 import { circuito } from './circuitos.ts';
 import { patioEntities } from './entities.ts';
+import { etapas } from './etapas.ts';
 import { eventos } from './eventos.ts';
 import { execucoes } from './execucoes.ts';
 import { patioExports, patioImports, TRANSFER_KINDS } from './importacoes.ts';
 import { referencias } from './referencias.ts';
+import { rotina } from './rotinas-tenant.ts';
 import { turnos } from './turnos.ts';
 import { vagas } from './vagas.ts';
 import { veiculos } from './veiculos.ts';
@@ -39,6 +42,7 @@ export default defineService({
     ...execucoes,
     ...eventos,
     ...automacao,
+    ...etapas,
     ...veiculos,
     ...referencias,
     // spec 000 §4.3: import<X> / export<X> and their status events (docs/patio.md "Imports and exports").

@@ -2,7 +2,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../../platform/core/declarations.ts';
 
 // The lock of a vehicle's and a driver's running state, published by yms/patio (the owner of
-// vehicles and drivers) for every path that puts one of them to work: yms/agenda's
+// vehicles and drivers, in its contract.ts) for every path that puts one of them to work: yms/agenda's
 // iniciarAgendamento (with or without a circuit), patio's start of a circuit execution (by hand, for
 // an agenda, by the agenda's start job) and a driver taking over a running execution. Each path
 // checks "is it already running?" and then writes; DESIGN.md "Persistence" wants that decided under

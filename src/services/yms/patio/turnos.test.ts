@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, testApp } from '../../../../test/harness.ts';
 import { makePlanta, patioCall, seed } from './fixtures.ts';
-import { planta, turno } from './tables.ts';
+import { planta, turno } from './tables/plantas.ts';
 
 // cadastrarTurnoPorDiaSemana (spec 000 §4.2, §8; docs/patio.md "Shifts"): from today in the
 // plant's time zone to 31 December, no duplicates. The clock is the app's, set per test.

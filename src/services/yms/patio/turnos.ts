@@ -5,13 +5,12 @@ import { DateOnly, Int64, Type } from '../../../platform/core/schema.ts';
 import { alteradoPor, compact, dateIn, quem } from './common.ts';
 import { Hora, turno as turnoEntity } from './entities.ts';
 import { E } from './errors.ts';
-import { planta, turno } from './tables.ts';
+import { planta, turno } from './tables/plantas.ts';
 
 // Shifts by weekday (spec 000 §4.2, §8; docs/patio.md "Shifts"): one shift per matching day from
 // today, in the plant's time zone, to 31 December. Existing shifts (same plant, date and hours) are
 // kept as they are, so calling again creates only what is missing.
 
-/** How many years ahead `ano` may reach: a bound on the rows one call writes. */
 /** listarTurnosPlanta's reads (yms/agenda's slots ask them on every call), built once (core/db/statement.ts). */
 const plantaPorId = statement('yms.patio.plantaPorId', (b) =>
   b.db
@@ -36,6 +35,7 @@ const turnosDoPeriodo = statement('yms.patio.turnosDoPeriodo', (b) =>
     .orderBy(asc(turno.data), asc(turno.horaInicio)),
 );
 
+/** How many years ahead `ano` may reach: a bound on the rows one call writes. */
 export const MAX_ANOS_A_FRENTE = 5;
 
 /** ISO weekday of a YYYY-MM-DD date: 1 Monday … 7 Sunday. */

@@ -20,16 +20,11 @@ import {
   patioCall,
   seed,
 } from './fixtures.ts';
-import {
-  area,
-  circuito,
-  execucaoCircuito,
-  planta,
-  presencaPatio,
-  sequenciaCircuito,
-  vaga,
-  veiculo,
-} from './tables.ts';
+import { circuito, sequenciaCircuito } from './tables/circuitos.ts';
+import { execucaoCircuito } from './tables/execucoes.ts';
+import { area, planta, vaga } from './tables/plantas.ts';
+import { presencaPatio } from './tables/presencas.ts';
+import { veiculo } from './tables/veiculos.ts';
 
 // Race tests of the spots (docs/patio.md "Spots", docs/platform.md "Contended decisions"): many
 // trucks entering an area with one free spot, many starts for one initial spot, and edits and

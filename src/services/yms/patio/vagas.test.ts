@@ -3,7 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, tableCounts, testApp } from '../../../../test/harness.ts';
 import { Store } from '../../../platform/core/db/store.ts';
 import { makeArea, makePlanta, makeVaga, makeVeiculo, patioCall, seed } from './fixtures.ts';
-import { area, planta, vaga, veiculo } from './tables.ts';
+import { area, planta, vaga } from './tables/plantas.ts';
+import { veiculo } from './tables/veiculos.ts';
 import { alocarVaga, liberarVaga } from './vagas.ts';
 
 // Spots: buscaVagaLivre, vagaChangeAll, filtrarVaga and the allocation functions, with tenant

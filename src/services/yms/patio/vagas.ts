@@ -6,7 +6,8 @@ import { Enum, Int64, Type } from '../../../platform/core/schema.ts';
 import { compact, escapeLike } from './common.ts';
 import { vaga as vagaEntity } from './entities.ts';
 import { E } from './errors.ts';
-import { area, vaga, veiculo } from './tables.ts';
+import { area, vaga } from './tables/plantas.ts';
+import { veiculo } from './tables/veiculos.ts';
 
 // Parking spots: finding and allocating a free one, listing and filtering them (spec 000 §2.4,
 // §4.1, §4.2; docs/patio.md "Spots"). A free spot is unoccupied, active and unblocked; the spot

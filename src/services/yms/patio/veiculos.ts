@@ -3,7 +3,7 @@ import { action, query } from '../../../platform/core/registry.ts';
 import { Type } from '../../../platform/core/schema.ts';
 import { EntityEngine } from '../../../platform/entities/engine.ts';
 import { composicaoVeiculo, normalizePlaca } from './entities.ts';
-import { veiculo } from './tables.ts';
+import { veiculo } from './tables/veiculos.ts';
 
 // What yms/agenda asks of the yard's vehicles (docs/agenda.md "External partners and users",
 // "cadastrarComposicaoVeiculo"): plates resolved to vehicles, and compositions created with the
