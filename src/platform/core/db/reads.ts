@@ -120,6 +120,8 @@ export interface RowsOptions {
   orderBy?: SQL[];
   limit?: number;
   offset?: number;
+  /** Lock the rows selected until the transaction ends (`for update`). */
+  forUpdate?: boolean;
 }
 
 /** The rows of `source` that `where` selects (every column, keyed as drizzle keys them). */
@@ -136,11 +138,13 @@ export async function selectRows<T extends Row = Row>(
       orderBy(...o: SQL[]): Builder;
       limit(n: number): Builder;
       offset(n: number): Builder;
+      for(strength: 'update'): Builder;
     }
     let query = (tx.select(shape.fields).from(source as PgTable) as unknown as Builder).where(where);
     if (options.orderBy?.length) query = query.orderBy(...options.orderBy);
     if (options.limit !== undefined) query = query.limit(options.limit);
     if (options.offset) query = query.offset(options.offset);
+    if (options.forUpdate) query = query.for('update');
     return await query;
   }
   const parts: SQL[] = [sql.raw(`select ${shape.list} from ${shape.from}`)];
@@ -148,6 +152,7 @@ export async function selectRows<T extends Row = Row>(
   if (options.orderBy?.length) parts.push(sql` order by ${sql.join(options.orderBy, sql`, `)}`);
   if (options.limit !== undefined) parts.push(sql` limit ${options.limit}`);
   if (options.offset) parts.push(sql` offset ${options.offset}`);
+  if (options.forUpdate) parts.push(sql.raw(' for update'));
   return mapRows<T>(shape, await run(tx, sql.join(parts)));
 }
 

@@ -22,13 +22,16 @@ export class Store {
     return where ? (and(own, where) as SQL) : own;
   }
 
-  /** The tenant's rows of `table` that match `where`; with `forUpdate`, locked until commit. */
-  select<T extends TenantTable>(table: T, where?: SQL, options: { forUpdate?: boolean } = {}) {
-    const query = this.tx
-      .select()
-      .from(table as PgTable)
-      .where(this.scope(table, where));
-    return (options.forUpdate ? query.for('update') : query) as unknown as Promise<T['$inferSelect'][]>;
+  /**
+   * The tenant's rows of `table` that match `where`; with `forUpdate`, locked until commit. On a server
+   * each shape of `where` is a named statement, parsed once per connection (reads.ts).
+   */
+  select<T extends TenantTable>(
+    table: T,
+    where?: SQL,
+    options: { forUpdate?: boolean } = {},
+  ): Promise<T['$inferSelect'][]> {
+    return selectRows<T['$inferSelect']>(this.tx, table as PgTable & T, this.scope(table, where), options);
   }
 
   /**
