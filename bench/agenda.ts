@@ -187,12 +187,14 @@ export async function runAgenda(bench: BenchContext): Promise<void> {
         ...TABLE_HEADER,
         ...results.flatMap((r) => [tableRow(r.ponte), tableRow(r.raw)]),
         '',
-        '| ratio (req/s) | Ponte ÷ raw pg in the tenant transaction |',
-        '|---|---:|',
+        '| Ponte ÷ raw pg in the tenant transaction | req/s | server CPU per request | p99 |',
+        '|---|---:|---:|---:|',
         ...results.map(
           (r) =>
-            `| (${r.c.id}) ${r.c.label} | ${ratio(r.ponte.requestsPerSecond, r.raw.requestsPerSecond)} |`,
+            `| (${r.c.id}) ${r.c.label} | ${ratio(r.ponte.requestsPerSecond, r.raw.requestsPerSecond)} | ` +
+            `${ratio(r.ponte.serverCpuUsPerRequest, r.raw.serverCpuUsPerRequest)} | ${ratio(r.ponte.latencyP99, r.raw.latencyP99)} |`,
         ),
+        ...results.map((r) => `p99 of (${r.c.id}) through Ponte: ${fmt(r.ponte.latencyP99)} ms`),
         '',
         '### EXPLAIN (ANALYZE, BUFFERS, COSTS OFF), after the load, on an idle database',
         '',

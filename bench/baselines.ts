@@ -153,6 +153,29 @@ export async function rawPgList(
 }
 
 /**
+ * (f0): GET of one entity by id, answered by the statement the engine sent for it (captured,
+ * replayed with its values) on a raw `pg.Pool` as the superuser: one round trip, as the engine's
+ * read (a query: no BEGIN or COMMIT) is now.
+ */
+export async function rawPgGet(
+  databaseUrl: string,
+  statement: Statement,
+  toEntity: (row: Record<string, unknown>) => Record<string, unknown>,
+): Promise<Running> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+  pool.on('error', () => {});
+  const app = Fastify({ logger: false });
+  app.get(`${LIST_ROUTE}/:id`, async (_request, reply) => {
+    const { rows } = await pool.query<Record<string, unknown>>(statement.text, statement.values);
+    if (!rows[0]) return reply.code(404).send({ message: 'not found', reason: 'OBJECT_NOT_FOUND' });
+    return toEntity(rows[0]);
+  });
+  app.addHook('onClose', () => pool.end());
+  const url = await listen(app);
+  return { url, close: () => app.close() };
+}
+
+/**
  * A bare Fastify route (POST `path`, with a `:tenant` parameter) that runs `work` in the
  * transaction the bridge opens for a tenant (BEGIN, the tenant and role settings, the work,
  * COMMIT) on a pool of 10: the baseline of an operation's own SQL, without the platform around it.

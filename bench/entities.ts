@@ -4,7 +4,7 @@ import pg from 'pg';
 import type { AppPlatform } from '../src/platform/app.ts';
 import { APP_ROLE, TENANT_SETTING } from '../src/platform/core/db/tenancy.ts';
 import { sku } from '../src/services/erp_agr/com_comum/tables/produtos.ts';
-import { type ListStatements, type Running, rawPgList, type Statement } from './baselines.ts';
+import { type ListStatements, type Running, rawPgGet, rawPgList, type Statement } from './baselines.ts';
 import {
   envInt,
   fmt,
@@ -228,6 +228,34 @@ export async function runEntities(bench: BenchContext): Promise<void> {
     }
 
     const toEntity = entityOf();
+
+    // (f0) one entity read by id: the engine's statement built once, against that statement replayed.
+    const one = await client.query<{ id: string }>(
+      `select id from com_sku where tenant = $1 and codigo = 'SKU050000'`,
+      [tenant],
+    );
+    const getPath = `${LIST_PATH(tenant)}/${one.rows[0]!.id}`;
+    const { result: gotten, statements: getStatements } = await capture(
+      (text) => text.includes('from "com_sku"'),
+      () => get(`${ponte}${getPath}`, auth),
+    );
+    if (gotten.status !== 200 || getStatements.length !== 1)
+      throw new Error(`GET by id answered ${gotten.status}, ${getStatements.length} statements captured`);
+    const rawGet = await rawPgGet(databaseUrl, getStatements[0]!, toEntity);
+    servers.push(rawGet);
+    const rawGotten = await get(`${rawGet.url}${getPath}`);
+    if (!isDeepStrictEqual(rawGotten.json, gotten.json))
+      throw new Error(`raw pg answered the GET differently: ${rawGotten.text.slice(0, 300)}`);
+    console.log(`(f0) GET ${getPath}\n  ${getStatements[0]!.text}`);
+    const f0 = await scenario('(f0) Ponte entity GET by id', `${ponte}${getPath}`, bench.load, {
+      headers: auth,
+    });
+    const f0raw = await scenario(
+      '(f0-i) bare Fastify + raw pg, the same statement as superuser',
+      `${rawGet.url}${getPath}`,
+      bench.load,
+    );
+
     const superuser = await rawPgList(databaseUrl, 'superuser', byFilter, toEntity);
     servers.push(superuser);
     const inTransaction = await rawPgList(databaseUrl, 'transaction', byFilter, toEntity);
@@ -309,7 +337,18 @@ export async function runEntities(bench: BenchContext): Promise<void> {
         `## (f) Entity list with a filter over ${fmt(SKU_ROWS)} rows (${bench.load.connections} connections, ${bench.load.seconds} s per scenario)`,
         '',
         ...TABLE_HEADER,
+        tableRow(f0),
+        tableRow(f0raw),
         ...results.flatMap((r) => [tableRow(r.ponte), tableRow(r.su), tableRow(r.tx)]),
+        '',
+        '| ratio | value |',
+        '|---|---:|',
+        `| (f0) entity GET by id: req/s ÷ raw pg | ${ratio(f0.requestsPerSecond, f0raw.requestsPerSecond)} |`,
+        `| (f0) entity GET by id: server CPU per request ÷ raw pg's | ${ratio(f0.serverCpuUsPerRequest, f0raw.serverCpuUsPerRequest)} |`,
+        ...results.map(
+          (r, i) =>
+            `| (${r.f.id}${i >= FILTERS.length ? '+trgm' : ''}) entity list: server CPU per request ÷ raw pg's in the tenant transaction | ${ratio(r.ponte.serverCpuUsPerRequest, r.tx.serverCpuUsPerRequest)} |`,
+        ),
         '',
         '| ratio (req/s) | Ponte ÷ raw pg superuser | Ponte ÷ raw pg in the tenant transaction | tenant transaction ÷ superuser |',
         '|---|---:|---:|---:|',

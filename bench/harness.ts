@@ -104,23 +104,33 @@ export interface Measured extends LoadSummary {
 
 const loadScript = fileURLToPath(new URL('./load.ts', import.meta.url));
 
-/** Runs autocannon in a child process (with this process's tsx loader) and collects its summary. */
-export function measure(name: string, job: LoadJob): Promise<Measured> {
+/** CPU time used so far, in µs: by default this process's (the in-process servers). */
+export type CpuClock = () => number;
+const ownCpu: CpuClock = () => {
+  const { user, system } = process.cpuUsage();
+  return user + system;
+};
+
+/**
+ * Runs autocannon in a child process (with this process's tsx loader) and collects its summary.
+ * `serverCpu` reads the servers' CPU time (default: this process, which holds them).
+ */
+export function measure(name: string, job: LoadJob, serverCpu: CpuClock = ownCpu): Promise<Measured> {
   return new Promise((resolve, reject) => {
     const child = fork(loadScript, [], { execArgv: process.execArgv, stdio: 'inherit' });
-    let start: { cpu: NodeJS.CpuUsage; machine: ReturnType<typeof cpuTimes> } | undefined;
+    let start: { cpu: number; machine: ReturnType<typeof cpuTimes> } | undefined;
     let done = false;
     child.on('message', (message: LoadMessage) => {
       if (message.type === 'measuring') {
-        start = { cpu: process.cpuUsage(), machine: cpuTimes() };
+        start = { cpu: serverCpu(), machine: cpuTimes() };
       } else if (message.type === 'result' && start) {
-        const cpu = process.cpuUsage(start.cpu);
+        const cpu = serverCpu() - start.cpu;
         const { summary } = message;
         done = true;
         resolve({
           name,
           ...summary,
-          serverCpuUsPerRequest: (cpu.user + cpu.system) / Math.max(summary.total, 1),
+          serverCpuUsPerRequest: cpu / Math.max(summary.total, 1),
           machineBusy: busyBetween(start.machine, cpuTimes()),
         });
       } else if (message.type === 'failed') {
@@ -156,21 +166,30 @@ export async function scenario(
   label: string,
   url: string,
   settings: LoadSettings,
-  options: { bodies?: string[]; template?: string; headers?: Record<string, string> } = {},
+  options: {
+    bodies?: string[];
+    template?: string;
+    headers?: Record<string, string>;
+    serverCpu?: CpuClock;
+  } = {},
 ): Promise<Measured> {
   const method = options.bodies || options.template ? 'POST' : 'GET';
   const { pathname, search } = new URL(url);
   console.log(`\n${label}  ${method} ${pathname}${search.length > 80 ? `${search.slice(0, 80)}…` : search}`);
-  const result = await measure(label, {
-    url,
-    method,
-    headers: options.headers ?? {},
-    bodies: options.bodies ?? [],
-    ...(options.template ? { template: options.template } : {}),
-    connections: settings.connections,
-    warmupSeconds: settings.warmupSeconds,
-    seconds: settings.seconds,
-  });
+  const result = await measure(
+    label,
+    {
+      url,
+      method,
+      headers: options.headers ?? {},
+      bodies: options.bodies ?? [],
+      ...(options.template ? { template: options.template } : {}),
+      connections: settings.connections,
+      warmupSeconds: settings.warmupSeconds,
+      seconds: settings.seconds,
+    },
+    options.serverCpu,
+  );
   report(result);
   return result;
 }

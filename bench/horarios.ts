@@ -127,6 +127,7 @@ export async function runHorarios(bench: BenchContext): Promise<void> {
         '',
         `| Ponte horarioOperacao req/s ÷ raw grouped count req/s | ${ratio(h1.requestsPerSecond, h2.requestsPerSecond)} |`,
         `| Ponte horarioOperacao p99 ÷ raw grouped count p99 | ${ratio(h1.latencyP99, h2.latencyP99)} |`,
+        `| Ponte horarioOperacao server CPU per request ÷ raw grouped count's | ${ratio(h1.serverCpuUsPerRequest, h2.serverCpuUsPerRequest)} |`,
       ].join('\n'),
     );
   } finally {

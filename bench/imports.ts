@@ -142,45 +142,53 @@ async function upload(url: string, file: string, size: number): Promise<void> {
 }
 
 /**
- * Time spent between pg's query() and its result, by kind of statement, while `work` runs. A
- * transaction's `begin` and `commit` count only when it wrote for the import (an upsert or the
- * progress row), not when it served a getImport poll.
+ * Time spent between pg's query() and its result, by kind of statement, while `work` runs: the
+ * batch transaction's first statement (`synchronous_commit` off; it carries BEGIN and the tenant
+ * settings), the merge into com_pessoa (imports/merge.ts), the progress row and the commit. A
+ * statement sent with the transaction's opening (a pg submittable) ends with its 'end'.
+ * Transactions that do not write for the import (getImport polls) are not counted.
  */
 async function timeStatements<T>(work: () => Promise<T>) {
   const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
   const original = proto.query;
-  const ms = { upsert: 0, transaction: 0, progress: 0, upserts: 0 };
-  /** Per connection, the open transaction: its begin and commit time, and whether it wrote for the import. */
-  const open = new WeakMap<object, { ms: number; writes: boolean }>();
+  const ms = { opening: 0, merge: 0, progress: 0, commit: 0, batches: 0 };
+  /** Connections whose open transaction wrote for the import: their commit counts. */
+  const writing = new WeakSet<object>();
   proto.query = function (this: object, ...args: unknown[]) {
     const result = original.apply(this, args);
-    const first = args[0];
-    const text = typeof first === 'string' ? first : (first as { text?: unknown } | undefined)?.text;
-    if (typeof text !== 'string' || !(result instanceof Promise)) return result;
-    const kind = text.startsWith('insert into "com_pessoa"')
-      ? 'upsert'
-      : text.startsWith('update "imports"')
-        ? 'progress'
-        : text.startsWith('begin')
-          ? 'begin'
-          : text === 'commit'
-            ? 'commit'
-            : undefined;
-    if (!kind) return result;
-    if (kind === 'begin') open.set(this, { ms: 0, writes: false });
-    const tx = open.get(this);
+    const first = args[0] as { text?: unknown; submit?: unknown } | string | undefined;
+    const text = typeof first === 'string' ? first : typeof first?.text === 'string' ? first.text : undefined;
+    const kind =
+      text === undefined
+        ? undefined
+        : text.startsWith('insert into "com_pessoa"')
+          ? 'merge'
+          : text.startsWith("select set_config('synchronous_commit'")
+            ? 'opening'
+            : text.startsWith('update "imports"')
+              ? 'progress'
+              : text === 'commit'
+                ? 'commit'
+                : undefined;
+    if (!kind || (kind === 'commit' && !writing.has(this))) return result;
+    if (kind === 'commit') writing.delete(this);
+    else writing.add(this);
+    if (kind === 'merge') ms.batches++;
     const start = performance.now();
-    return result.finally(() => {
-      const elapsed = performance.now() - start;
-      if (kind === 'upsert' || kind === 'progress') {
-        ms[kind] += elapsed;
-        if (kind === 'upsert') ms.upserts++;
-        if (tx) tx.writes = true;
-      } else if (tx) {
-        tx.ms += elapsed;
-        if (kind === 'commit' && tx.writes) ms.transaction += tx.ms;
-      }
-    });
+    const done = () => {
+      ms[kind] += performance.now() - start;
+    };
+    if (result instanceof Promise) return result.finally(done);
+    // A submitted query: it ends with 'end', or fails.
+    const events = result as NodeJS.EventEmitter;
+    let ended = false;
+    const once = () => {
+      if (!ended) done();
+      ended = true;
+    };
+    events.once('end', once);
+    events.once('error', once);
+    return result;
   };
   try {
     return { result: await work(), ms };
@@ -198,7 +206,7 @@ interface ImportMeasured {
   heapPeak: number;
   nodeCpuSeconds: number;
   machineBusy: number;
-  ms: { upsert: number; transaction: number; progress: number; upserts: number };
+  ms: { opening: number; merge: number; progress: number; commit: number; batches: number };
 }
 
 async function importThroughPonte(
@@ -384,8 +392,9 @@ export async function runImports(bench: BenchContext): Promise<void> {
           `failed 0, count(*) ${fmt(counted)}; RSS ${mib(ponte.rssBefore)} → peak ${mib(ponte.rssPeak)} MiB ` +
           `(+${mib(ponte.rssPeak - ponte.rssBefore)}), heap peak ${mib(ponte.heapPeak)} MiB; ` +
           `Node CPU ${fmt(ponte.nodeCpuSeconds, 1)} s, machine ${fmt(ponte.machineBusy * 100)} % busy; ` +
-          `in pg: upserts ${fmt(ponte.ms.upsert / 1000, 1)} s (${ponte.ms.upserts} statements), ` +
-          `begin/commit ${fmt(ponte.ms.transaction / 1000, 1)} s, progress ${fmt(ponte.ms.progress / 1000, 1)} s`,
+          `in pg (${ponte.ms.batches} merges): opening ${fmt(ponte.ms.opening / 1000, 1)} s, merge ${fmt(ponte.ms.merge / 1000, 1)} s, ` +
+          `progress ${fmt(ponte.ms.progress / 1000, 1)} s, ` +
+          `commit ${fmt(ponte.ms.commit / 1000, 1)} s`,
       );
       const copy = await copyBaseline(bench.databaseUrl, tenant, file, rows);
       console.log(
@@ -423,10 +432,23 @@ export async function runImports(bench: BenchContext): Promise<void> {
       '',
       '| part | seconds | share of the wall time |',
       '|---|---:|---:|',
-      `| waiting on PostgreSQL for the ${fmt(big.ponte.ms.upserts)} upserts (1,000 rows each) | ${fmt(big.ponte.ms.upsert / 1000, 1)} | ${fmt((100 * big.ponte.ms.upsert) / 1000 / big.ponte.seconds)} % |`,
-      `| begin + settings, commit | ${fmt(big.ponte.ms.transaction / 1000, 1)} | ${fmt((100 * big.ponte.ms.transaction) / 1000 / big.ponte.seconds)} % |`,
-      `| progress row updates | ${fmt(big.ponte.ms.progress / 1000, 1)} | ${fmt((100 * big.ponte.ms.progress) / 1000 / big.ponte.seconds)} % |`,
-      `| the rest: reading, parsing, validating, building the SQL in Node | ${fmt(big.ponte.seconds - (big.ponte.ms.upsert + big.ponte.ms.transaction + big.ponte.ms.progress) / 1000, 1)} | ${fmt(100 - (100 * (big.ponte.ms.upsert + big.ponte.ms.transaction + big.ponte.ms.progress)) / 1000 / big.ponte.seconds)} % |`,
+      ...(
+        [
+          [
+            "each batch transaction's first statement, sent with BEGIN and the settings",
+            big.ponte.ms.opening,
+          ],
+          [
+            `the ${fmt(big.ponte.ms.batches)} merges: INSERT ... SELECT ... FROM unnest(...) ON CONFLICT`,
+            big.ponte.ms.merge,
+          ],
+          ['progress row updates', big.ponte.ms.progress],
+          ['commits', big.ponte.ms.commit],
+        ] as const
+      ).map(
+        ([what, ms]) =>
+          `| waiting on PostgreSQL: ${what} | ${fmt(ms / 1000, 1)} | ${fmt((100 * ms) / 1000 / big.ponte.seconds)} % |`,
+      ),
       ...(parsed?.parse !== undefined
         ? [
             `| (for scale: reading and validating the file alone, no database${parsed === big ? '' : `, measured on ${fmt(parsed.ponte.rows)} rows and scaled`}) | ` +

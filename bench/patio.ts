@@ -164,6 +164,7 @@ export async function runPatio(bench: BenchContext): Promise<void> {
         '| ratio | value |',
         '|---|---:|',
         `| (h1) ÷ (h2) buscaVagaLivre, Ponte / raw pg | ${ratio(h1.requestsPerSecond, h2.requestsPerSecond)} |`,
+        `| (h1) ÷ (h2) buscaVagaLivre, server CPU per request, Ponte / raw pg | ${ratio(h1.serverCpuUsPerRequest, h2.serverCpuUsPerRequest)} |`,
         `| (i1) ÷ (i2) event ingestion, Ponte / raw pg | ${ratio(i1.requestsPerSecond, i2.requestsPerSecond)} |`,
         '',
         `dispatch: ${fmt(seen)} wsFilaItem events (the ${fmt(ingested)} of (i1) and (i2)) ` +

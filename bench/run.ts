@@ -3,7 +3,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import { join } from 'node:path';
-import { isDeepStrictEqual } from 'node:util';
 import pg from 'pg';
 import { buildApp } from '../src/platform/app.ts';
 import { allServices } from '../src/services/index.ts';
@@ -28,7 +27,8 @@ import {
 import { runHorarios } from './horarios.ts';
 import { runImports } from './imports.ts';
 import { runPatio } from './patio.ts';
-import { benchService } from './probe.ts';
+import { benchService, expected, queryBodies, seedProbe, verify } from './probe.ts';
+import { runProcesses } from './processes.ts';
 
 // `npm run bench`: the bridge's cost per request, as ratios against baselines served on the same
 // machine (DESIGN.md "Quality bar"). Scenarios run one after another on 127.0.0.1; the load comes
@@ -43,8 +43,8 @@ const LOAD: LoadSettings = { seconds: SECONDS, connections: CONNECTIONS, warmupS
 const SERVER_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const TENANT = 'bench';
 const ADMIN_TOKEN = 'bench';
-const ROWS = 1000;
 const QUERY_PATH = `/t/${TENANT}/bridge/1.0/rest/bench/probe/queries/getEntity`;
+const BUILT_PATH = `/t/${TENANT}/bridge/1.0/rest/bench/probe/queries/getEntityBuilt`;
 const HEALTH_PATH = `/t/${TENANT}/bridge/1.0/rest/hcm/platform_integration/queries/healthcheck`;
 
 /** Groups of scenarios; `BENCH_ONLY=entities,imports` runs only those (all by default). */
@@ -57,6 +57,7 @@ const GROUPS = [
   'exports',
   'agenda',
   'creates',
+  'workers',
 ] as const;
 type Group = (typeof GROUPS)[number];
 function selectedGroups(): Set<Group> {
@@ -71,24 +72,6 @@ function selectedGroups(): Set<Group> {
 const ONLY = selectedGroups();
 
 // --- what is seeded, and what each server must answer -------------------------------------------
-
-const entity = (n: number) => ({ id: n, name: `Employee ${n}`, salary: 3000 + (n % 40) * 12.5 });
-const expected = (n: number) => ({ id: String(n), className: 'Employee', data: entity(n) });
-const ids = Array.from({ length: ROWS }, (_, i) => i + 1);
-/** Every connection cycles through all the ids, so the database reads spread over the 1,000 rows. */
-const queryBodies = ids.map((n) => JSON.stringify({ id: String(n) }));
-
-/** The server answers these ids with exactly the seeded entity (or, for bare Fastify, entity 500). */
-async function verify(name: string, url: string, headers: Record<string, string>, fixed?: number) {
-  for (const n of [1, 500, ROWS]) {
-    const res = await post(url, { id: String(n) }, headers);
-    const want = expected(fixed ?? n);
-    if (res.status !== 200 || !isDeepStrictEqual(res.json, want))
-      throw new Error(
-        `${name} answered id ${n} with ${res.status} ${res.text}; expected ${JSON.stringify(want)}`,
-      );
-  }
-}
 
 /** A bridge scenario: POST of the bodies in turn. */
 const bridgeScenario = (label: string, url: string, bodies: string[], headers: Record<string, string> = {}) =>
@@ -215,6 +198,11 @@ async function main(): Promise<void> {
     await busyBefore('the create scenarios (m)');
     await runCreates(bench);
   }
+  if (ONLY.has('workers')) {
+    console.log('\n# (n) the real server: request logging, and one process against every core');
+    await busyBefore('the real-server scenarios (n)');
+    await runProcesses(bench);
+  }
   console.log(`\nwhole run: ${fmt((performance.now() - startedAt) / 1000)} s`);
 }
 
@@ -225,23 +213,9 @@ async function bridge(
   databaseUrl: string,
   pgVersion: string,
 ): Promise<void> {
-  const saved = await post(
-    `${ponte}/t/${TENANT}/bridge/1.0/rest/hcm/platform_integration/actions/integrationSaveBatch`,
-    {
-      className: 'Employee',
-      serviceName: 'hr',
-      collectionName: 'employee',
-      ids: ids.join(','),
-      jsonText: JSON.stringify(ids.map(entity)),
-    },
-    auth,
-  );
-  const results = (saved.json as { results?: Array<{ success: boolean }> } | undefined)?.results ?? [];
-  if (saved.status !== 200 || results.length !== ROWS || !results.every((r) => r.success))
-    throw new Error(`seeding failed: ${saved.status} ${saved.text.slice(0, 500)}`);
-  console.log(`seeded ${ROWS} integration_entities rows for tenant ${TENANT}`);
-
+  await seedProbe(ponte, TENANT, auth);
   await verify('Ponte getEntity', `${ponte}${QUERY_PATH}`, auth);
+  await verify('Ponte getEntityBuilt', `${ponte}${BUILT_PATH}`, auth);
   const health = await post(`${ponte}${HEALTH_PATH}`, {}, auth);
   if (health.status !== 200 || (health.json as { status?: string }).status !== 'UP')
     throw new Error(`healthcheck answered ${health.status} ${health.text}`);
@@ -261,6 +235,12 @@ async function bridge(
       await server.close();
     }
   };
+  const a2 = await bridgeScenario(
+    '(a2) Ponte bridge, the same read built by drizzle per request',
+    `${ponte}${BUILT_PATH}`,
+    queryBodies,
+    auth,
+  );
   const b = await runBaseline(
     () => bareFastify(expected(500)),
     async (url) => {
@@ -295,12 +275,14 @@ async function bridge(
       `## Results (${CONNECTIONS} connections, ${SECONDS} s per scenario, ${os.availableParallelism()} cores, Node ${process.version}, PostgreSQL ${pgVersion})`,
       '',
       ...TABLE_HEADER,
-      ...[a, b, c, d, e].map(tableRow),
+      ...[a, a2, b, c, d, e].map(tableRow),
       '',
       '| ratio | value |',
       '|---|---:|',
       `| Ponte getEntity req/s ÷ bare Fastify req/s | ${ratio(a.requestsPerSecond, b.requestsPerSecond)} |`,
       `| Ponte getEntity req/s ÷ raw pg req/s | ${ratio(a.requestsPerSecond, c.requestsPerSecond)} |`,
+      `| Ponte getEntity server CPU per request ÷ raw pg's | ${ratio(a.serverCpuUsPerRequest, c.serverCpuUsPerRequest)} |`,
+      `| Ponte getEntity, query built per request (a2) req/s ÷ raw pg req/s | ${ratio(a2.requestsPerSecond, c.requestsPerSecond)} |`,
       `| Ponte getEntity p99 ÷ bare Fastify p99 | ${ratio(a.latencyP99, b.latencyP99)} |`,
       `| Ponte getEntity p99 ÷ raw pg p99 | ${ratio(a.latencyP99, c.latencyP99)} |`,
       `| Ponte healthcheck req/s ÷ bare Fastify req/s | ${ratio(d.requestsPerSecond, b.requestsPerSecond)} |`,

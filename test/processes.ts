@@ -99,7 +99,9 @@ export async function serve(
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const adminToken =
     options.adminToken === 'generated' ? '' : (env.ADMIN_TOKEN ?? randomBytes(12).toString('hex'));
-  const base: NodeJS.ProcessEnv = { HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
+  // One process per server unless the test asks for workers (test/workers.test.ts): these tests
+  // signal, stop and kill a server by its pid.
+  const base: NodeJS.ProcessEnv = { HOST: '127.0.0.1', LOG_LEVEL: 'warn', WORKERS: '1' };
   for (const name of INHERITED) if (process.env[name] !== undefined) base[name] = process.env[name];
   const child = spawn(process.execPath, [PONTE, 'serve'], {
     cwd: ROOT,
@@ -215,9 +217,10 @@ export async function startImport(
 
 /**
  * Which of `pids` owns the TCP connection whose local port is `port` (Linux /proc): how a
- * receiver tells which server process sent the request it holds.
+ * receiver tells which server process sent the request it holds. With `remotePort`, only the
+ * connection from that port: how a client tells which worker of a cluster holds its connection.
  */
-export function ownerOfPort(port: number, pids: number[]): number | undefined {
+export function ownerOfPort(port: number, pids: number[], remotePort?: number): number | undefined {
   const inodes = new Set<string>();
   for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
     let text = '';
@@ -229,6 +232,8 @@ export function ownerOfPort(port: number, pids: number[]): number | undefined {
     for (const line of text.split('\n').slice(1)) {
       const cols = line.trim().split(/\s+/);
       const local = cols[1]?.split(':')[1];
+      const remote = cols[2]?.split(':')[1];
+      if (remotePort !== undefined && (!remote || Number.parseInt(remote, 16) !== remotePort)) continue;
       if (local && Number.parseInt(local, 16) === port && cols[9]) inodes.add(`socket:[${cols[9]}]`);
     }
   }

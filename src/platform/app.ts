@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { CredentialStore } from './auth/credentials.ts';
 import { BlobStore } from './blobs/store.ts';
 import { type Config, loadConfig } from './core/config.ts';
@@ -30,6 +30,7 @@ import {
 } from './http/errors.ts';
 import { installInputParsing } from './http/input.ts';
 import { LiveStream, registerLiveStream } from './http/live.ts';
+import { logDestination, requestLogController } from './http/request-log.ts';
 import { JobQueue } from './jobs/queue.ts';
 
 // The app factory (STYLE.md "App factory apart from listening"): builds the whole platform and its
@@ -90,9 +91,14 @@ export async function buildApp(options: AppOptions): Promise<App> {
   if (options.migrate !== false) await db.migrate();
 
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel, redact: ['req.headers.authorization'] },
-    // A line per request only when LOG_LEVEL asks for it (README "Running"); errors are logged anyway.
-    logController: new LogController({ disableRequestLogging: !config.logRequests }),
+    logger: options.logger ?? {
+      level: config.logLevel,
+      redact: ['req.headers.authorization'],
+      stream: logDestination(),
+    },
+    // One line per request when LOG_LEVEL asks for it (README "Running", http/request-log.ts);
+    // errors are logged by the error handler anyway.
+    logController: requestLogController(config.logRequests),
     bodyLimit: config.bodyLimit,
     exposeHeadRoutes: false,
     requestIdHeader: 'x-request-id',

@@ -1,24 +1,41 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { type App, type AppOptions, buildApp } from './app.ts';
+import { isClusterPrimary, isClusterWorker, runPrimary } from './cluster.ts';
+import { loadConfig } from './core/config.ts';
 
-/** Builds the app, bootstraps the first tenant on an empty database, and listens. */
-export async function startServer(options: AppOptions): Promise<App & { url: string }> {
+/**
+ * Builds the app, bootstraps the first tenant on an empty database, and listens. With WORKERS > 1
+ * on a PostgreSQL server this process becomes the primary of that many workers (cluster.ts), each of
+ * which comes back here and serves; the primary answers only the URL.
+ */
+export async function startServer(options: AppOptions): Promise<(App & { url: string }) | { url: string }> {
   // A closed stdout or stderr (whoever read it is gone: EPIPE) must neither crash the node nor keep
   // it up; what is written there is dropped. The logger's own stream drops it too (pino).
   for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
+  const config = loadConfig(process.env, options.config);
+  if (isClusterPrimary(config)) return runPrimary(options, config, bootstrapDemo);
   const built = await buildApp(options);
   const { app, platform } = built;
   const { host, port } = platform.config;
   const url = await app.listen({ host, port });
-  await bootstrapDemo(built, url);
+  // A cluster's primary bootstraps once, for every worker.
+  if (!isClusterWorker()) await bootstrapDemo(built, url);
   let stopping = false;
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.on(signal, () => {
-      // A second signal means now: no more waiting for work in progress.
-      if (stopping) return void forceExit(built, `${signal} again`);
-      stopping = true;
-      void shutdown(built, signal);
-    });
+  const stop = (why: string) => {
+    // A second signal means now: no more waiting for work in progress.
+    if (stopping) return void forceExit(built, `${why} again`);
+    stopping = true;
+    void shutdown(built, why);
+  };
+  if (isClusterWorker()) {
+    // The primary passes every stop signal on as SIGTERM; a terminal's Ctrl-C reaches the whole
+    // process group, so a worker leaves SIGINT to the primary rather than count it twice.
+    process.on('SIGINT', () => {});
+    process.on('SIGTERM', () => stop('SIGTERM'));
+    // Without its primary a worker gets no more connections: it stops as on SIGTERM.
+    process.on('disconnect', () => stop('the primary is gone'));
+  } else {
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => stop(signal));
   }
   return { ...built, url };
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 
 export interface Config {
@@ -60,6 +61,11 @@ export interface Config {
   leaseSeconds: number;
   /** After SIGTERM/SIGINT, how long a node may finish its work before it releases its leases and exits anyway. */
   shutdownTimeoutMs: number;
+  /**
+   * Processes serving one port (`WORKERS`, default: the machine's cores) on a PostgreSQL server;
+   * the embedded database is one process, so always 1 there (docs/platform.md "Workers").
+   */
+  workers: number;
 }
 
 function int(value: string | undefined, fallback: number, name: string): number {
@@ -102,6 +108,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const location = serverLocation(env);
   const dataDir = overrides.dataDir ? resolve(overrides.dataDir) : location.dataDir;
   const { host, port } = location;
+  const databaseUrl = overrides.databaseUrl ?? (env.DATABASE_URL || undefined);
   return {
     host,
     port,
@@ -109,7 +116,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     publicUrlConfigured: Boolean(env.PUBLIC_URL || overrides.publicUrl),
     blobMaxBytes: int(env.BLOB_MAX_BYTES, 100 * 1024 * 1024, 'BLOB_MAX_BYTES'),
     dataDir,
-    databaseUrl: env.DATABASE_URL || undefined,
+    databaseUrl,
     adminToken: overrides.adminToken ?? resolveAdminToken(dataDir, env.ADMIN_TOKEN),
     operatorTenant: env.OPERATOR_TENANT ?? 'demo',
     bodyLimit: int(env.BODY_LIMIT, 1024 * 1024, 'BODY_LIMIT'),
@@ -135,6 +142,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     natsStream: env.NATS_STREAM ?? 'PONTE_EVENTS',
     leaseSeconds: Math.max(1, int(env.LEASE_SECONDS, 10, 'LEASE_SECONDS')),
     shutdownTimeoutMs: int(env.SHUTDOWN_TIMEOUT_MS, 8000, 'SHUTDOWN_TIMEOUT_MS'),
+    workers: databaseUrl ? Math.max(1, int(env.WORKERS, availableParallelism(), 'WORKERS')) : 1,
     ...overrides,
   };
 }

@@ -115,7 +115,10 @@ class OperationContext implements Ctx {
   }
 }
 
-/** Runs `work` as `service` in a transaction of the given mode; after-commit hooks run only once it committed. */
+/**
+ * Runs `work` as `service` in a transaction of the given mode; after-commit hooks run only once it
+ * committed. In mode `reads` the tenant's work may only read (Database.tenant).
+ */
 export async function run<T>(
   platform: Platform,
   service: ServiceDeclaration,
@@ -130,7 +133,7 @@ export async function run<T>(
       ? await inTx(undefined)
       : mode === 'system'
         ? await platform.db.system(inTx)
-        : await platform.db.tenant(invocation.tenant.name, inTx);
+        : await platform.db.tenant(invocation.tenant.name, inTx, { reads: mode === 'reads' });
   for (const hook of hooks) hook();
   return result;
 }

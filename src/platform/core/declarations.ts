@@ -23,8 +23,13 @@ import type { TenantDirectory, TenantInfo } from './tenants.ts';
 
 export type Visibility = 'PUBLIC' | 'PRIVATE';
 export type Kind = 'queries' | 'actions' | 'events' | 'signals';
-/** How an operation touches the database: as its tenant (default), as the platform, or not at all. */
-export type TransactionMode = 'tenant' | 'system' | 'none';
+/**
+ * How an operation touches the database: as its tenant in one transaction (`tenant`, the default of
+ * actions, events and signals), as its tenant reading only (`reads`, the default of queries: the
+ * database refuses a write; docs/platform.md "Storage and tenant isolation"), as the platform, or
+ * not at all. A query that must write or lock declares `tenant`.
+ */
+export type TransactionMode = 'tenant' | 'reads' | 'system' | 'none';
 
 export interface Operation<I extends TSchema = TSchema, O extends TSchema = TSchema> {
   kind: Kind;

@@ -51,7 +51,7 @@ function operation<I extends TSchema, O extends TSchema>(
     deprecated: options.deprecated ?? false,
     enqueues: options.enqueues ?? kind === 'signals',
     declares401: options.declares401,
-    transaction: options.transaction ?? 'tenant',
+    transaction: options.transaction ?? (kind === 'queries' ? 'reads' : 'tenant'),
     description: options.description,
     input: options.input,
     output: options.output,

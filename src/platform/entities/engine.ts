@@ -1,6 +1,8 @@
-import { and, asc, count, eq, type SQL } from 'drizzle-orm';
+import { and, asc, eq, getTableName, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { compileFilter, compileOrderBy } from '../core/db/filter.ts';
+import { type Statement, statement } from '../core/db/statement.ts';
+import type { TenantTable } from '../core/db/types.ts';
 import type { Ctx, EntityDeclaration, EntityRow } from '../core/declarations.ts';
 import { DEFAULT_PAGE_SIZE, type EntityOperations, type ListQuery } from '../core/entity.ts';
 import { errors } from '../core/errors.ts';
@@ -16,11 +18,33 @@ function sqlError(err: unknown): { state?: string; constraint?: string } {
   return { state: e?.cause?.code ?? e?.code, constraint: e?.cause?.constraint ?? e?.constraint };
 }
 
+type Row = Record<string, unknown>;
+
+/** Each entity table's read by id, built once per process (statement.ts), whatever builds the engine. */
+const readById = new WeakMap<TenantTable, Statement<Row[]>>();
+
+function readByIdOf(table: TenantTable): Statement<Row[]> {
+  let read = readById.get(table);
+  if (!read) {
+    const id = (table as unknown as Record<string, AnyPgColumn>).id!;
+    read = statement(`ponte_entity_${getTableName(table)}`.slice(0, 63), (b) =>
+      b.db
+        .select()
+        .from(table)
+        .where(b.scope(table, eq(id, b.param('id')))),
+    );
+    readById.set(table, read);
+  }
+  return read;
+}
+
 export class EntityEngine implements EntityOperations {
   private readonly columns: Record<string, AnyPgColumn>;
+  private readonly readById: Statement<Row[]>;
 
   constructor(readonly decl: EntityDeclaration) {
     this.columns = decl.table as unknown as Record<string, AnyPgColumn>;
+    this.readById = readByIdOf(decl.table);
   }
 
   /** An id from the path: a malformed one is simply not found, like another tenant's. */
@@ -62,8 +86,12 @@ export class EntityEngine implements EntityOperations {
     extra?: SQL,
     options: { forUpdate?: boolean } = {},
   ): Promise<EntityRow | undefined> {
-    const where = this.byId(id, await this.scoped(ctx, extra));
-    const [row] = await ctx.store.select(this.decl.table, where, options);
+    const scope = await this.scoped(ctx, extra);
+    // The plain read by id (no scope, no lock: every GET of an entity without rowScope) is prepared.
+    const [row] =
+      scope || options.forUpdate
+        ? await ctx.store.select(this.decl.table, this.byId(id, scope), options)
+        : await ctx.store.run(this.readById, { id });
     return row ? this.toEntity(row) : undefined;
   }
 
@@ -97,18 +125,14 @@ export class EntityEngine implements EntityOperations {
     ];
     const within = typeof extra === 'function' ? await extra() : extra;
     const conditions = [await this.scoped(ctx, within), filter].filter((c): c is SQL => c !== undefined);
-    const where = ctx.store.scope(this.decl.table, conditions.length ? and(...conditions) : undefined);
-    const [rows, [total]] = await Promise.all([
-      ctx.tx
-        .select()
-        .from(this.decl.table)
-        .where(where)
-        .orderBy(...order)
-        .limit(size)
-        .offset(page * size),
-      ctx.tx.select({ n: count() }).from(this.decl.table).where(where),
-    ]);
-    return { rows: rows.map((r) => this.toEntity(r as Record<string, unknown>)), total: total?.n ?? 0 };
+    const where = conditions.length ? and(...conditions) : undefined;
+    // The page and its count, sent together; each shape of filter is parsed once (core/db/reads.ts).
+    const { rows, total } = await ctx.store.page(this.decl.table, where, {
+      orderBy: order,
+      limit: size,
+      offset: page * size,
+    });
+    return { rows: rows.map((r) => this.toEntity(r)), total };
   }
 
   private who(ctx: Ctx): string {

@@ -79,7 +79,9 @@ export function registerEntities(
           log: request.log,
           baseUrl: requestBaseUrl(request, parts.platform.config),
         };
-        const result = await run(parts.platform, service, 'tenant', invocation, (ctx) => work(ctx, request));
+        // A GET only reads: no BEGIN or COMMIT on a server (docs/platform.md, "Storage and tenant isolation").
+        const mode = method === 'GET' ? 'reads' : 'tenant';
+        const result = await run(parts.platform, service, mode, invocation, (ctx) => work(ctx, request));
         if (result.total !== undefined) reply.header(TOTAL_COUNT_HEADER, String(result.total));
         return result.body === undefined ? reply.code(200).send() : reply.code(200).send(result.body);
       },

@@ -57,7 +57,7 @@ async function logged(level: string | undefined) {
 }
 
 const perRequest = (lines: Array<Record<string, unknown>>) =>
-  lines.filter((l) => l.msg === 'incoming request' || l.msg === 'request completed');
+  lines.filter((l) => l.msg === 'request' || l.msg === 'incoming request' || l.msg === 'request completed');
 
 describe('LOG_LEVEL', () => {
   it('unset (or warn): no line per request, and an internal error logged with its request id', async () => {
@@ -70,10 +70,19 @@ describe('LOG_LEVEL', () => {
     }
   });
 
-  it('info (or debug, trace): a line when a request comes in and when it is answered', async () => {
+  it('info (or debug, trace): one line per request, with its id, tenant, operation, status and time', async () => {
     const { lines, requestId } = await logged('info');
     const mine = perRequest(lines).filter((l) => l.reqId === requestId);
-    expect(mine.map((l) => l.msg)).toEqual(['incoming request', 'request completed']);
+    expect(mine).toHaveLength(1);
+    expect(mine[0]).toMatchObject({
+      msg: 'request',
+      tenant: 'log-info',
+      op: 'test/logging/actions/boom',
+      method: 'POST',
+      status: 500,
+    });
+    expect(typeof mine[0]?.ms).toBe('number');
+    expect(JSON.stringify(mine[0])).not.toContain('authorization');
     for (const level of ['debug', 'trace']) {
       expect(loadConfig({ LOG_LEVEL: level }, { adminToken: 'unused' }).logRequests).toBe(true);
     }

@@ -5,17 +5,17 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { type Opening, openings, ServerConnection } from './session.ts';
 import { APP_ROLE } from './tenancy.ts';
+import type { Db, Tx } from './types.ts';
 
 // One query layer over both engines (DESIGN.md "Stack"): drizzle on PGlite for the embedded default,
 // drizzle on node-postgres when DATABASE_URL names a server. Same SQL dialect, same migrations.
 
-export type Db = PgDatabase<PgQueryResultHKT, Record<string, never>>;
-export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type { Db, Tx } from './types.ts';
 
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../../../drizzle', import.meta.url));
 
@@ -32,8 +32,8 @@ export interface OpenOptions {
 }
 
 export class Database {
-  /** A drizzle instance per pooled connection, made once (pg.Pool reuses its clients). */
-  private readonly onClient = new WeakMap<pg.PoolClient, Db>();
+  /** The transaction machinery of each pooled connection, made once (pg.Pool reuses its clients). */
+  private readonly connections = new WeakMap<pg.PoolClient, ServerConnection>();
 
   private constructor(
     readonly db: Db,
@@ -46,7 +46,13 @@ export class Database {
 
   static async open(options: OpenOptions): Promise<Database> {
     if (options.databaseUrl) {
-      const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+      // Pipeline mode: statements a handler sends at once (a page and its count) are written
+      // together and answered in one round trip (session.ts).
+      const pool = new pg.Pool({
+        connectionString: options.databaseUrl,
+        max: options.poolSize ?? 10,
+        pipeline: true,
+      } as pg.PoolConfig);
       // An idle client's error (server restart) must not crash the process; the pool replaces it.
       pool.on('error', () => {});
       const db = drizzlePg(pool) as unknown as Db;
@@ -82,56 +88,52 @@ export class Database {
 
   /**
    * One transaction as the application role with the tenant set: every tenant table's row-level
-   * security policy then hides other tenants' rows and rejects writes to them.
+   * security policy then hides other tenants' rows and rejects writes to them. Both settings are
+   * transaction-local: gone at commit or rollback, whatever the connection runs next. With
+   * `reads`, the work may only read (`transaction_read_only`); on a server each of its statements is
+   * then a transaction of its own with the settings, and no BEGIN or COMMIT is sent (session.ts).
    */
-  tenant<T>(tenant: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
-    if (this.pool) return this.tenantOnServer(tenant, fn);
+  tenant<T>(tenant: string, fn: (tx: Tx) => Promise<T>, options: { reads?: boolean } = {}): Promise<T> {
+    if (this.pool) {
+      checkTenantName(tenant);
+      return this.onServer(options.reads ? openings.reads(tenant) : openings.tenant(tenant), fn);
+    }
     return this.db.transaction(async (tx) => {
       await tx.execute(
-        sql`select set_config('ponte.tenant', ${tenant}, true), set_config('role', ${APP_ROLE}, true)`,
+        options.reads
+          ? sql`select set_config('ponte.tenant', ${tenant}, true), set_config('role', ${APP_ROLE}, true), set_config('transaction_read_only', 'on', true)`
+          : sql`select set_config('ponte.tenant', ${tenant}, true), set_config('role', ${APP_ROLE}, true)`,
       );
       return fn(tx);
     });
   }
 
-  /**
-   * On a server every round trip counts (docs/performance.md): BEGIN and the two settings go in
-   * one simple-protocol message, so a transaction costs one round trip less than drizzle's own.
-   * The tenant is inlined as a literal, which is safe only because tenant names are checked
-   * against TENANT_NAME before any request reaches here; the check is repeated below.
-   */
-  private async tenantOnServer<T>(tenant: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
-    if (!/^[a-z0-9][a-z0-9._-]{0,62}$/.test(tenant))
-      throw new Error(`invalid tenant name ${JSON.stringify(tenant)}`);
-    const client = await this.pool!.connect();
-    let db = this.onClient.get(client);
-    if (!db) {
-      db = drizzlePg(client) as unknown as Db;
-      this.onClient.set(client, db);
-    }
-    let broken = false;
-    try {
-      await client.query(
-        `begin; select set_config('ponte.tenant', '${tenant}', true), set_config('role', '${APP_ROLE}', true)`,
-      );
-      const result = await fn(db as unknown as Tx);
-      await client.query('commit');
-      return result;
-    } catch (err) {
-      // A connection that cannot even roll back is broken: the pool must drop it, not reuse it.
-      broken = await client.query('rollback').then(
-        () => false,
-        () => true,
-      );
-      throw err;
-    } finally {
-      client.release(broken);
-    }
-  }
-
   /** One transaction with the connecting role: platform work that spans tenants (auth, jobs, licenses). */
   system<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    if (this.pool) return this.onServer(openings.system(), fn);
     return this.db.transaction(fn);
+  }
+
+  /** A pooled connection's transaction, opened together with its first statement (session.ts). */
+  private async onServer<T>(opening: Opening, fn: (tx: Tx) => Promise<T>): Promise<T> {
+    const client = await this.pool!.connect();
+    let connection = this.connections.get(client);
+    if (!connection) {
+      try {
+        connection = await ServerConnection.open(client);
+      } catch (err) {
+        client.release(true);
+        throw err;
+      }
+      this.connections.set(client, connection);
+    }
+    const outcome = await connection.transaction(opening, fn as (db: Db) => Promise<T>);
+    if ('result' in outcome) {
+      client.release();
+      return outcome.result;
+    }
+    client.release(!outcome.sound);
+    throw outcome.error;
   }
 
   async ping(): Promise<void> {
@@ -141,6 +143,12 @@ export class Database {
   close(): Promise<void> {
     return this.closeFn();
   }
+}
+
+/** Tenant names are checked against TENANT_NAME before any request reaches here; again here. */
+function checkTenantName(tenant: string): void {
+  if (!/^[a-z0-9][a-z0-9._-]{0,62}$/.test(tenant))
+    throw new Error(`invalid tenant name ${JSON.stringify(tenant)}`);
 }
 
 /** Rows of a raw `execute`, the same on both drivers. */

@@ -75,6 +75,8 @@ export const anexos = {
       'Creates the storage place of a new version of the named file (of the agenda, when agendaId is given) and ' +
       'answers its signed upload URL (PUT the bytes, within 15 minutes)',
     get: true,
+    // A query of the spec that writes: it records the new version (platform.md: queries only read).
+    transaction: 'tenant',
     subjects: SUJEITOS,
     input: Type.Object({
       nomeAnexo: NomeAnexo,

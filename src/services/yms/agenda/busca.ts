@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, lt, lte, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import { containsText } from '../../../platform/core/db/search.ts';
 import type { Ctx } from '../../../platform/core/declarations.ts';
 import { action, query } from '../../../platform/core/registry.ts';
@@ -171,17 +171,12 @@ export async function pagina(ctx: Ctx, where: SQL, p: Paginacao) {
   const direction = p.sortOrder === -1 ? desc : asc;
   const field = p.sortField ?? 'dataEsperada';
   const order = [direction(agenda[field]), ...(field === 'codigo' ? [] : [asc(agenda.codigo)])];
-  const [rows, [total]] = await Promise.all([
-    ctx.tx
-      .select()
-      .from(agenda)
-      .where(where)
-      .orderBy(...order)
-      .limit(p.size)
-      .offset(p.page * p.size),
-    ctx.tx.select({ n: count() }).from(agenda).where(where),
-  ]);
-  const totalElements = total?.n ?? 0;
+  // The page and its count, sent together; each shape of filters is parsed once (core/db/reads.ts).
+  const { rows, total: totalElements } = await ctx.store.page<typeof agenda.$inferSelect>(agenda, where, {
+    orderBy: order,
+    limit: p.size,
+    offset: p.page * p.size,
+  });
   return { agendas: rows.map(compact), totalElements, totalPages: Math.ceil(totalElements / p.size) };
 }
 
@@ -234,6 +229,8 @@ export const busca = {
   filtrarAgenda: action({
     // A carrier's key searches its partners' agendas (condicoes).
     subjects: SUJEITOS,
+    // An action of the spec that only reads: no BEGIN or COMMIT (docs/platform.md, "Storage").
+    transaction: 'reads',
     description:
       'Agendas by plant, partner (externalTenantId), type, driver, vehicle, description, a period of the expected ' +
       'date, states, overdue ones, group, code, integration key, unscheduled and free text (description, code, ' +

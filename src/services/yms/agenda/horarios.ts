@@ -172,6 +172,8 @@ export const horariosOperacao = {
     description:
       'The slots of a day for moving an agenda: its type, plant and associacaoAgendamento; the agenda itself is not counted',
     get: true,
+    // It reads the agenda as the moves do, locked (agendaParaAlterar): a query that locks.
+    transaction: 'tenant',
     input: Type.Object({
       agendaId: Type.String({ minLength: 1, maxLength: 36, description: 'the agenda: its id or its code' }),
       data: DateOnly({ description: "the day, in the plant's time zone" }),

@@ -1,4 +1,5 @@
-import { and, count, eq, gte, lt, ne, type SQL } from 'drizzle-orm';
+import { and, count, eq, gte, lt, ne } from 'drizzle-orm';
+import { statement } from '../../../platform/core/db/statement.ts';
 import type { Ctx } from '../../../platform/core/declarations.ts';
 import { E } from './errors.ts';
 import type { StatusAgendamento } from './states.ts';
@@ -53,17 +54,36 @@ export function local(ms: number, fuso: string): { data: string; hora: string; w
   return { data, hora, wall: Date.parse(`${data}T${hora}:${p.second}Z`) };
 }
 
+/** The date of the last day comOffset was asked, its day number: slots come day after day. */
+let ultimoDia = Number.NaN;
+let ultimaData = '';
+const dois = (n: number) => (n < 10 ? `0${n}` : String(n));
+
 /** The wall clock of `ms` at a known UTC offset (ms): as `local`, without asking Intl. */
 function comOffset(ms: number, offset: number): { data: string; hora: string; wall: number } {
-  const iso = new Date(ms + offset).toISOString();
-  return { data: iso.slice(0, 10), hora: iso.slice(11, 16), wall: ms + offset };
+  const wall = ms + offset;
+  const dia = Math.floor(wall / DIA);
+  if (dia !== ultimoDia) {
+    ultimoDia = dia;
+    ultimaData = new Date(dia * DIA).toISOString().slice(0, 10);
+  }
+  const minutos = Math.floor((wall - dia * DIA) / MIN);
+  return { data: ultimaData, hora: `${dois(Math.floor(minutos / 60))}:${dois(minutos % 60)}`, wall };
 }
+
+/** instante's answers: a shift's ends are asked on every call for its day (4 Intl calls each). */
+const instantes = new Map<string, number>();
 
 /** The instant at which the clocks of `fuso` read `data` `hora` (a skipped hour moves forward). */
 export function instante(data: string, hora: string, fuso: string): number {
+  const key = `${fuso} ${data} ${hora}`;
+  const known = instantes.get(key);
+  if (known !== undefined) return known;
   const wall = Date.parse(`${data}T${hora}:00Z`);
   let t = wall - (local(wall, fuso).wall - wall);
   t = wall - (local(t, fuso).wall - t);
+  if (instantes.size >= 10_000) instantes.clear();
+  instantes.set(key, t);
   return t;
 }
 
@@ -152,6 +172,29 @@ export function slotsDaExecucao(tipo: TipoRow, associacao: unknown): number {
   return slots;
 }
 
+/** contar's grouped count, built once (platform/core/db/statement.ts); without or with the agenda excluded. */
+function contagemDe(excluindo: boolean) {
+  return statement(`yms.agenda.contar${excluindo ? '.excluindo' : ''}`, (b) =>
+    b.db
+      .select({ inicio: agenda.dataEsperada, fim: agenda.fimPrevisto, n: count() })
+      .from(agenda)
+      .where(
+        b.scope(
+          agenda,
+          and(
+            eq(agenda.tipoAgendamentoId, b.param('tipoId')),
+            gte(agenda.dataEsperada, b.param('de')),
+            lt(agenda.dataEsperada, b.param('ate')),
+            ne(agenda.status, 'CANCELADO' satisfies StatusAgendamento),
+            excluindo ? ne(agenda.id, b.param('excluir')) : undefined,
+          ),
+        ),
+      )
+      .groupBy(agenda.dataEsperada, agenda.fimPrevisto),
+  );
+}
+const contagem = { todas: contagemDe(false), excluindo: contagemDe(true) };
+
 /**
  * Fills `agendados` of the slots (sorted by start) from the agendas of the type that overlap them:
  * one statement grouped by (start, end), on the index (tenant, tipoAgendamentoId, dataEsperada).
@@ -162,18 +205,12 @@ export async function contar(ctx: Ctx, tipoId: string, slots: Slot[], excluir?: 
   if (slots.length === 0) return;
   const de = new Date(slots[0]!.inicio - MAX_DURACAO_SLOT * MIN);
   const ate = new Date(slots.at(-1)!.fim);
-  const where: SQL | undefined = and(
-    eq(agenda.tipoAgendamentoId, tipoId),
-    gte(agenda.dataEsperada, de),
-    lt(agenda.dataEsperada, ate),
-    ne(agenda.status, 'CANCELADO' satisfies StatusAgendamento),
-    excluir ? ne(agenda.id, excluir) : undefined,
-  );
-  const grupos = await ctx.tx
-    .select({ inicio: agenda.dataEsperada, fim: agenda.fimPrevisto, n: count() })
-    .from(agenda)
-    .where(ctx.store.scope(agenda, where))
-    .groupBy(agenda.dataEsperada, agenda.fimPrevisto);
+  const grupos = await ctx.store.run(excluir ? contagem.excluindo : contagem.todas, {
+    tipoId,
+    de,
+    ate,
+    excluir,
+  });
   for (const g of grupos) {
     const s = g.inicio.getTime();
     const e = g.fim ? g.fim.getTime() : undefined;

@@ -1,4 +1,5 @@
 import { and, count, eq, inArray } from 'drizzle-orm';
+import { statement } from '../../../platform/core/db/statement.ts';
 import type { Ctx } from '../../../platform/core/declarations.ts';
 import { defineEntity } from '../../../platform/core/entity.ts';
 import { action, query } from '../../../platform/core/registry.ts';
@@ -108,12 +109,30 @@ export type TipoRow = typeof tipoTable.$inferSelect;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** A type by id or by code (the slots of horarioOperacao read it on every call), built once. */
+const tipoPorId = statement('yms.agenda.tipoPorId', (b) =>
+  b.db
+    .select()
+    .from(tipoTable)
+    .where(b.scope(tipoTable, eq(tipoTable.id, b.param('id')))),
+);
+const tipoPorCodigo = statement('yms.agenda.tipoPorCodigo', (b) =>
+  b.db
+    .select()
+    .from(tipoTable)
+    .where(b.scope(tipoTable, eq(tipoTable.codigo, b.param('codigo')))),
+);
+
 /** The type named by its id or its code; `lock` holds it FOR UPDATE until the transaction ends. 404 otherwise. */
 export async function tipoPorRef(ctx: Ctx, ref: string, lock = false): Promise<TipoRow> {
   const trimmed = ref.trim();
-  const where = UUID.test(trimmed) ? eq(tipoTable.id, trimmed.toLowerCase()) : eq(tipoTable.codigo, trimmed);
-  const q = ctx.tx.select().from(tipoTable).where(ctx.store.scope(tipoTable, where));
-  const [row] = lock ? await q.for('update') : await q;
+  const porId = UUID.test(trimmed);
+  const where = porId ? eq(tipoTable.id, trimmed.toLowerCase()) : eq(tipoTable.codigo, trimmed);
+  const [row] = lock
+    ? await ctx.tx.select().from(tipoTable).where(ctx.store.scope(tipoTable, where)).for('update')
+    : porId
+      ? await ctx.store.run(tipoPorId, { id: trimmed.toLowerCase() })
+      : await ctx.store.run(tipoPorCodigo, { codigo: trimmed });
   if (!row) throw E.tipoNotFound({ id: ref });
   return row;
 }

@@ -1,4 +1,5 @@
 import { and, asc, eq, gte, lte, sql } from 'drizzle-orm';
+import { statement } from '../../../platform/core/db/statement.ts';
 import { action, query } from '../../../platform/core/registry.ts';
 import { DateOnly, Int64, Type } from '../../../platform/core/schema.ts';
 import { alteradoPor, compact, dateIn, quem } from './common.ts';
@@ -9,6 +10,30 @@ import { planta, turno } from './tables/plantas.ts';
 // Shifts by weekday (spec 000 §4.2, §8; docs/patio.md "Shifts"): one shift per matching day from
 // today, in the plant's time zone, to 31 December. Existing shifts (same plant, date and hours) are
 // kept as they are, so calling again creates only what is missing.
+
+/** listarTurnosPlanta's reads (yms/agenda's slots ask them on every call), built once (core/db/statement.ts). */
+const plantaPorId = statement('yms.patio.plantaPorId', (b) =>
+  b.db
+    .select()
+    .from(planta)
+    .where(b.scope(planta, eq(planta.id, b.param('id')))),
+);
+const turnosDoPeriodo = statement('yms.patio.turnosDoPeriodo', (b) =>
+  b.db
+    .select()
+    .from(turno)
+    .where(
+      b.scope(
+        turno,
+        and(
+          eq(turno.plantaId, b.param('plantaId')),
+          gte(turno.data, b.param('de')),
+          lte(turno.data, b.param('ate')),
+        ),
+      ),
+    )
+    .orderBy(asc(turno.data), asc(turno.horaInicio)),
+);
 
 /** How many years ahead `ano` may reach: a bound on the rows one call writes. */
 export const MAX_ANOS_A_FRENTE = 5;
@@ -70,21 +95,20 @@ export const turnos = {
         : digits.length === 14
           ? sql`regexp_replace(${planta.cnpj}, '[^0-9]', '', 'g') = ${digits}`
           : undefined;
-      const [p] = where ? await ctx.store.select(planta, where) : [];
+      const [p] = UUID.test(ref)
+        ? await ctx.store.run(plantaPorId, { id: ref.toLowerCase() })
+        : where
+          ? await ctx.store.select(planta, where)
+          : [];
       if (!p) throw E.plantaNotFound({ id: input.plantaId });
       const dias = (Date.parse(input.dataFim) - Date.parse(input.dataInicio)) / 86_400_000;
       if (dias < 0 || dias > MAX_DIAS_TURNOS)
         throw E.periodoTurnosInvalido({ inicio: input.dataInicio, fim: input.dataFim, max: MAX_DIAS_TURNOS });
-      const rows = await ctx.tx
-        .select()
-        .from(turno)
-        .where(
-          ctx.store.scope(
-            turno,
-            and(eq(turno.plantaId, p.id), gte(turno.data, input.dataInicio), lte(turno.data, input.dataFim)),
-          ),
-        )
-        .orderBy(asc(turno.data), asc(turno.horaInicio));
+      const rows = await ctx.store.run(turnosDoPeriodo, {
+        plantaId: p.id,
+        de: input.dataInicio,
+        ate: input.dataFim,
+      });
       return {
         plantaId: p.id,
         fusoHorario: p.fusoHorario,

@@ -1,4 +1,5 @@
-import { and, asc, count, desc, eq, ilike, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { statement } from '../../../platform/core/db/statement.ts';
 import type { Ctx } from '../../../platform/core/declarations.ts';
 import { action, query } from '../../../platform/core/registry.ts';
 import { Enum, Int64, Type } from '../../../platform/core/schema.ts';
@@ -17,7 +18,7 @@ export type VagaRow = typeof vaga.$inferSelect;
 /** What spot allocation needs of a context: the caller's transaction, as its tenant, and a clock. */
 export type YardTx = Pick<Ctx, 'tx' | 'store' | 'now'>;
 
-const livre = (areaId: string): SQL =>
+const livre = (areaId: string | SQLWrapper): SQL =>
   and(
     eq(vaga.areaId, areaId),
     eq(vaga.ocupada, false),
@@ -25,6 +26,16 @@ const livre = (areaId: string): SQL =>
     eq(vaga.bloqueio, false),
   ) as SQL;
 const ordemAlocacao = [asc(vaga.rua), asc(vaga.numero), asc(vaga.id)];
+
+/** buscaVagaLivre's read, built once (platform/core/db/statement.ts): the area's first free spot. */
+const primeiraLivre = statement('yms.patio.buscaVagaLivre', (b) =>
+  b.db
+    .select()
+    .from(vaga)
+    .where(b.scope(vaga, livre(b.param('areaId'))))
+    .orderBy(...ordemAlocacao)
+    .limit(1),
+);
 
 /** The area, or 404 naming it. */
 async function areaOf(ctx: YardTx, areaId: string) {
@@ -131,12 +142,7 @@ export const vagas = {
     handler: async (ctx, input) => {
       // One round trip when a spot is free (a spot of the area proves the area); the area is read
       // only to tell an unknown area (404) from a full one (422).
-      const [row] = await ctx.tx
-        .select()
-        .from(vaga)
-        .where(ctx.store.scope(vaga, livre(input.areaId)))
-        .orderBy(...ordemAlocacao)
-        .limit(1);
+      const [row] = await ctx.store.run(primeiraLivre, { areaId: input.areaId });
       if (row) return { vaga: compact(row) };
       const a = await areaOf(ctx, input.areaId);
       throw E.semVagaLivre({ codigo: a.codigo, id: a.id });

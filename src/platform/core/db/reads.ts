@@ -1,0 +1,224 @@
+import { createHash } from 'node:crypto';
+import {
+  count,
+  getTableColumns,
+  getTableName,
+  getViewName,
+  getViewSelectedFields,
+  is,
+  type SQL,
+  sql,
+  Table,
+} from 'drizzle-orm';
+import { NodePgSession } from 'drizzle-orm/node-postgres';
+import { type PgColumn, PgDialect, type PgTable, type PgView } from 'drizzle-orm/pg-core';
+import pg from 'pg';
+import type { Tx } from './types.ts';
+
+// Reads whose WHERE changes with each request (a search's filters, an entity list's filter), made
+// cheap (docs/performance.md): drizzle's select builder, its view proxies and its row mapping were
+// most of such a request's CPU (filtrarAgenda: about half). Here the select list, the FROM and a row
+// mapper are made once per table or view; per request only the WHERE and ORDER BY are rendered
+// (drizzle's dialect, the same SQL), and the statement, whose text depends only on the shape of the
+// filters, is named after that text: PostgreSQL parses and plans each shape once per connection.
+// On the embedded database the same reads go through drizzle's builder.
+
+export type Source = PgTable | PgView;
+type Row = Record<string, unknown>;
+
+interface Shape {
+  /** `"t"."a", "t"."b", ...` */
+  list: string;
+  from: string;
+  keys: string[];
+  columns: PgColumn[];
+  fields: Record<string, PgColumn>;
+}
+
+const shapes = new WeakMap<Source, Shape>();
+const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+function shapeOf(source: Source): Shape {
+  let shape = shapes.get(source);
+  if (!shape) {
+    const table = is(source, Table);
+    const name = table ? getTableName(source as PgTable) : getViewName(source as PgView);
+    const fields = (
+      table ? getTableColumns(source as PgTable) : getViewSelectedFields(source as PgView)
+    ) as Record<string, PgColumn>;
+    const keys = Object.keys(fields);
+    const columns = keys.map((k) => fields[k]!);
+    shape = {
+      list: columns.map((c) => `${quote(name)}.${quote(c.name)}`).join(', '),
+      from: quote(name),
+      keys,
+      columns,
+      fields,
+    };
+    shapes.set(source, shape);
+  }
+  return shape;
+}
+
+/**
+ * Type parsers as drizzle's node-postgres driver sets them: dates, times and intervals stay text,
+ * for the columns' own decoders (drizzle-orm/node-postgres/session.js).
+ */
+const KEEP_TEXT = new Set([
+  pg.types.builtins.TIMESTAMPTZ,
+  pg.types.builtins.TIMESTAMP,
+  pg.types.builtins.DATE,
+  pg.types.builtins.INTERVAL,
+  1231,
+  1115,
+  1185,
+  1187,
+  1182,
+]);
+const asText = (value: string) => value;
+const TYPES = {
+  getTypeParser: (oid: number, format?: 'text' | 'binary') =>
+    KEEP_TEXT.has(oid) ? asText : pg.types.getTypeParser(oid, format ?? 'text'),
+};
+
+const dialect = new PgDialect();
+
+/** Statement names by text, so that each shape is parsed once per connection (a bounded number). */
+const names = new Map<string, string>();
+const MAX_NAMES = 2000;
+
+function nameOf(text: string): string | undefined {
+  let name = names.get(text);
+  if (name === undefined && names.size < MAX_NAMES) {
+    name = `ponte_r_${createHash('sha1').update(text).digest('base64url').slice(0, 24)}`;
+    names.set(text, name);
+  }
+  return name;
+}
+
+/** The connection of a server transaction (session.ts), or undefined on the embedded database. */
+function serverOf(
+  tx: Tx,
+): { query(config: pg.QueryConfig, values?: unknown[]): Promise<pg.QueryResult> } | undefined {
+  const session = (tx as unknown as { session: unknown }).session;
+  return is(session, NodePgSession) ? (session as unknown as { client: never }).client : undefined;
+}
+
+async function run(tx: Tx, query: SQL): Promise<unknown[][]> {
+  const { sql: text, params } = dialect.sqlToQuery(query);
+  return runText(tx, text, params);
+}
+
+async function runText(tx: Tx, text: string, params: unknown[]): Promise<unknown[][]> {
+  const server = serverOf(tx)!;
+  const name = nameOf(text);
+  const config = { text, rowMode: 'array', types: TYPES, ...(name ? { name } : {}) } as pg.QueryConfig;
+  return (await server.query(config, params)).rows as unknown[][];
+}
+
+export interface RowsOptions {
+  orderBy?: SQL[];
+  limit?: number;
+  offset?: number;
+  /** Lock the rows selected until the transaction ends (`for update`). */
+  forUpdate?: boolean;
+}
+
+/** The rows of `source` that `where` selects (every column, keyed as drizzle keys them). */
+export async function selectRows<T extends Row = Row>(
+  tx: Tx,
+  source: Source,
+  where: SQL | undefined,
+  options: RowsOptions = {},
+): Promise<T[]> {
+  const shape = shapeOf(source);
+  if (!serverOf(tx)) {
+    interface Builder extends Promise<T[]> {
+      where(w?: SQL): Builder;
+      orderBy(...o: SQL[]): Builder;
+      limit(n: number): Builder;
+      offset(n: number): Builder;
+      for(strength: 'update'): Builder;
+    }
+    let query = (tx.select(shape.fields).from(source as PgTable) as unknown as Builder).where(where);
+    if (options.orderBy?.length) query = query.orderBy(...options.orderBy);
+    if (options.limit !== undefined) query = query.limit(options.limit);
+    if (options.offset) query = query.offset(options.offset);
+    if (options.forUpdate) query = query.for('update');
+    return await query;
+  }
+  const parts: SQL[] = [sql.raw(`select ${shape.list} from ${shape.from}`)];
+  if (where) parts.push(sql` where ${where}`);
+  if (options.orderBy?.length) parts.push(sql` order by ${sql.join(options.orderBy, sql`, `)}`);
+  if (options.limit !== undefined) parts.push(sql` limit ${options.limit}`);
+  if (options.offset) parts.push(sql` offset ${options.offset}`);
+  if (options.forUpdate) parts.push(sql.raw(' for update'));
+  return mapRows<T>(shape, await run(tx, sql.join(parts)));
+}
+
+function mapRows<T>(shape: Shape, rows: unknown[][]): T[] {
+  const { keys, columns } = shape;
+  const out: T[] = new Array(rows.length);
+  for (let r = 0; r < rows.length; r++) {
+    const values = rows[r]!;
+    const row: Row = {};
+    for (let i = 0; i < keys.length; i++) {
+      const value = values[i];
+      row[keys[i]!] = value === null || value === undefined ? null : columns[i]!.mapFromDriverValue(value);
+    }
+    out[r] = row as T;
+  }
+  return out;
+}
+
+/** How many rows of `source` `where` selects. */
+export async function countRows(tx: Tx, source: Source, where: SQL | undefined): Promise<number> {
+  if (!serverOf(tx)) {
+    const [row] = await (
+      tx.select({ n: count() }).from(source as PgTable) as unknown as {
+        where(w?: SQL): Promise<Array<{ n: number }>>;
+      }
+    ).where(where);
+    return row?.n ?? 0;
+  }
+  const { from } = shapeOf(source);
+  const rows = await run(
+    tx,
+    where
+      ? sql`${sql.raw(`select count(*) from ${from}`)} where ${where}`
+      : sql.raw(`select count(*) from ${from}`),
+  );
+  return Number(rows[0]?.[0] ?? 0);
+}
+
+/**
+ * A page of `source`'s rows that `where` selects, and how many there are in all: the WHERE is
+ * rendered once for both statements, which go out together (one round trip in pg's pipeline mode).
+ */
+export async function selectPage<T extends Row = Row>(
+  tx: Tx,
+  source: Source,
+  where: SQL | undefined,
+  options: RowsOptions & { limit: number },
+): Promise<{ rows: T[]; total: number }> {
+  if (!serverOf(tx)) {
+    const [rows, total] = await Promise.all([
+      selectRows<T>(tx, source, where, options),
+      countRows(tx, source, where),
+    ]);
+    return { rows, total };
+  }
+  const shape = shapeOf(source);
+  const rendered = where ? dialect.sqlToQuery(where) : { sql: '', params: [] as unknown[] };
+  const filter = where ? ` where ${rendered.sql}` : '';
+  const order = options.orderBy?.length
+    ? ` order by ${dialect.sqlToQuery(sql.join(options.orderBy, sql`, `)).sql}`
+    : '';
+  const n = rendered.params.length;
+  const page = `select ${shape.list} from ${shape.from}${filter}${order} limit $${n + 1} offset $${n + 2}`;
+  const [rows, counted] = await Promise.all([
+    runText(tx, page, [...rendered.params, options.limit, options.offset ?? 0]),
+    runText(tx, `select count(*) from ${shape.from}${filter}`, rendered.params),
+  ]);
+  return { rows: mapRows<T>(shape, rows), total: Number(counted[0]?.[0] ?? 0) };
+}
