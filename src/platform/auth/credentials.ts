@@ -10,8 +10,8 @@ import { apiKeys, sessions } from './tables.ts';
 // API keys and bearer tokens (DESIGN.md "Credentials"). An API key is `<accessKey>.<secret>`; only a
 // SHA-256 of the secret is stored. Bearer tokens are opaque random strings issued by loginWithKey,
 // stored hashed, with an expiry; refresh rotates them, logout revokes them. A verified credential is
-// trusted from memory for the cache TTL, so a request costs no database round trip; revocation
-// reaches other nodes within that TTL.
+// trusted from memory for the cache TTL, so a request costs no database round trip; a revocation
+// is announced to every node, which forgets the credential at once (core/db/notices.ts).
 
 /** The caller of a key or session row, with its subject when it has one. */
 function callerOf(scope: string, subject: string | null, rest: Omit<Caller, 'scope' | 'subject'>): Caller {
@@ -41,6 +41,12 @@ export class CredentialStore implements Credentials {
     private readonly now: () => Date,
   ) {
     this.cache = new LRUCache({ max: 50_000, ttl: Math.max(ttlMs, 1) });
+    db.notices.on(
+      'credentials',
+      (notice) =>
+        this.forgetHere(notice.keyId ? 'keyId' : 'sessionId', String(notice.keyId ?? notice.sessionId)),
+      () => this.cache.clear(),
+    );
   }
 
   /** A new key; a `subject` (`<kind>:<id>`) binds a `public` key to whom it acts for. */
@@ -104,7 +110,7 @@ export class CredentialStore implements Credentials {
       return row;
     });
     if (!revoked) throw errors.notFound(`Active key ${accessKey} not found in tenant ${tenant}`);
-    this.forget((v) => v.caller.keyId === revoked.id);
+    await this.forget('keyId', revoked.id);
   }
 
   /**
@@ -201,13 +207,13 @@ export class CredentialStore implements Credentials {
       return row;
     });
     if (!old) throw errors.unauthorized();
-    this.forget((v) => v.caller.sessionId === old.id);
+    await this.forget('sessionId', old.id);
     return this.openSession(tenant, old.keyId, old.scope as Scope, old.subject);
   }
 
   async logout(sessionId: string): Promise<void> {
     await this.db.db.update(sessions).set({ revokedAt: this.now() }).where(eq(sessions.id, sessionId));
-    this.forget((v) => v.caller.sessionId === sessionId);
+    await this.forget('sessionId', sessionId);
   }
 
   private async openSession(
@@ -232,7 +238,18 @@ export class CredentialStore implements Credentials {
     return { tenant, accessToken, refreshToken, expiresIn: this.tokenTtl.access, scope };
   }
 
-  private forget(match: (v: Verified) => boolean): void {
-    for (const [k, v] of this.cache.entries()) if (v !== 'invalid' && match(v)) this.cache.delete(k);
+  /**
+   * Forgets the credentials of a key (its sessions' too) or of a session, here and, by a notice, on
+   * every other node. The caller answers once the notice is sent: the next request, to any node, is
+   * refused.
+   */
+  private async forget(field: 'keyId' | 'sessionId', id: string): Promise<void> {
+    this.forgetHere(field, id);
+    await this.db.notices.announce({ cache: 'credentials', [field]: id }).catch(() => {});
+  }
+
+  private forgetHere(field: 'keyId' | 'sessionId', id: string): void {
+    for (const [k, v] of this.cache.entries())
+      if (v !== 'invalid' && v.caller[field] === id) this.cache.delete(k);
   }
 }

@@ -20,7 +20,7 @@ const NEVER = new AbortController().signal;
 
 class OperationContext implements Ctx {
   readonly service: ServiceDeclaration;
-  private readonly commitHooks: Array<() => void>;
+  private readonly commitHooks: Array<() => unknown>;
   private storeInstance: Store | undefined;
 
   constructor(
@@ -28,7 +28,7 @@ class OperationContext implements Ctx {
     service: ServiceDeclaration,
     private readonly invocation: Invocation,
     private readonly transaction: Tx | undefined,
-    commitHooks: Array<() => void>,
+    commitHooks: Array<() => unknown>,
   ) {
     this.service = service;
     this.commitHooks = commitHooks;
@@ -104,7 +104,7 @@ class OperationContext implements Ctx {
     return id;
   }
 
-  afterCommit(fn: () => void): void {
+  afterCommit(fn: () => unknown): void {
     this.commitHooks.push(fn);
   }
 
@@ -126,7 +126,7 @@ export async function run<T>(
   invocation: Invocation,
   work: (ctx: Ctx) => Promise<T>,
 ): Promise<T> {
-  const hooks: Array<() => void> = [];
+  const hooks: Array<() => unknown> = [];
   const inTx = (tx: Tx | undefined) => work(new OperationContext(platform, service, invocation, tx, hooks));
   const result =
     mode === 'none'
@@ -134,7 +134,7 @@ export async function run<T>(
       : mode === 'system'
         ? await platform.db.system(inTx)
         : await platform.db.tenant(invocation.tenant.name, inTx, { reads: mode === 'reads' });
-  for (const hook of hooks) hook();
+  for (const hook of hooks) await hook();
   return result;
 }
 
@@ -164,8 +164,8 @@ export async function executeJob(
   invocation: Invocation,
   tx: Tx | undefined,
   handler: (ctx: Ctx) => Promise<unknown>,
-): Promise<{ result: unknown; hooks: Array<() => void> }> {
-  const hooks: Array<() => void> = [];
+): Promise<{ result: unknown; hooks: Array<() => unknown> }> {
+  const hooks: Array<() => unknown> = [];
   const result = await handler(new OperationContext(platform, service, invocation, tx, hooks));
   return { result, hooks };
 }

@@ -233,8 +233,11 @@ export interface Ctx {
   enqueue(job: string, payload?: unknown, options?: { runAt?: Date }): Promise<string>;
   /** Appends an event to the outbox in this transaction: it is published exactly if the operation commits. */
   emit(topic: string, payload: unknown): Promise<number>;
-  /** Runs after the transaction commits (cache eviction, waking workers). */
-  afterCommit(fn: () => void): void;
+  /**
+   * Runs after the transaction commits (cache eviction, waking workers); the operation answers once
+   * what `fn` returns has settled.
+   */
+  afterCommit(fn: () => unknown): void;
   /**
    * Runs `work` in a transaction of its own, committed when it returns: for operations declared
    * `transaction: 'none'` that must keep a record of a failure they then report (the failed part

@@ -48,8 +48,8 @@ function toInfo(row: typeof tenants.$inferSelect): TenantInfo {
 
 /**
  * The tenants of the platform, read through a short-TTL cache so that routing a request costs no
- * database round trip. Changes made by this node evict its entry at once; other nodes see them
- * within the TTL (docs/platform.md).
+ * database round trip. A change evicts the entry here at once and, by a notice, on every other node
+ * (core/db/notices.ts; docs/platform.md "Caches across nodes").
  */
 export class TenantDirectory {
   private readonly cache: LRUCache<string, TenantInfo | 'missing'>;
@@ -59,6 +59,11 @@ export class TenantDirectory {
     ttlMs: number,
   ) {
     this.cache = new LRUCache({ max: 10_000, ttl: Math.max(ttlMs, 1), ttlAutopurge: false });
+    db.notices.on(
+      'tenants',
+      (notice) => this.cache.delete(String(notice.name)),
+      () => this.cache.clear(),
+    );
   }
 
   async find(name: string): Promise<TenantInfo | undefined> {
@@ -71,8 +76,13 @@ export class TenantDirectory {
     return info;
   }
 
-  evict(name: string): void {
+  /**
+   * Forgets what this node knows of the tenant, and tells every other node to. Resolves when the
+   * notice is sent; should it fail, the other nodes see the change when their entry expires.
+   */
+  evict(name: string): Promise<void> {
     this.cache.delete(name);
+    return this.db.notices.announce({ cache: 'tenants', name }).catch(() => {});
   }
 
   async list(): Promise<TenantInfo[]> {
@@ -102,7 +112,7 @@ export class TenantDirectory {
       })
       .onConflictDoNothing()
       .returning();
-    this.evict(name);
+    await this.evict(name);
     if (!row) throw errors.conflict(`Tenant ${name} already exists`);
     return toInfo(row);
   }

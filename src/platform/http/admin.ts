@@ -86,7 +86,7 @@ export async function registerAdmin(app: FastifyInstance, platform: Platform): P
           const updated = await platform.db.system((tx) =>
             tenants.setLicenseLocked(tx, name, licenseLocked, 'admin', platform.now()),
           );
-          tenants.evict(name);
+          await tenants.evict(name);
           return updated;
         },
       );

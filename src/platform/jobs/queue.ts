@@ -205,7 +205,7 @@ export class JobQueue implements Jobs {
             ? await p.db.system(work)
             : await p.db.tenant(job.tenant, work);
       lease.end();
-      for (const hook of hooks) hook();
+      for (const hook of hooks) await hook();
       log.info({ attempts: job.attempts }, 'job done');
     } catch (err) {
       if (lease.lost || (err instanceof LeaseLost && !signal.aborted)) {

@@ -8,6 +8,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { Notices } from './notices.ts';
 import { type Opening, openings, ServerConnection } from './session.ts';
 import { APP_ROLE } from './tenancy.ts';
 import type { Db, Tx } from './types.ts';
@@ -41,6 +42,8 @@ export class Database {
     private readonly closeFn: () => Promise<void>,
     private readonly migrateFn: () => Promise<void>,
     readonly pglite: PGlite | undefined,
+    /** Cache changes told to every node (notices.ts). */
+    readonly notices: Notices,
     private readonly pool?: pg.Pool,
   ) {}
 
@@ -67,7 +70,12 @@ export class Database {
           await client.end();
         }
       };
-      return new Database(db, 'postgres', () => pool.end(), migrate, undefined, pool);
+      const notices = new Notices({ pool, connectionString: options.databaseUrl });
+      const close = async () => {
+        await notices.close();
+        await pool.end();
+      };
+      return new Database(db, 'postgres', close, migrate, undefined, notices, pool);
     }
     // A new DATA_DIR: PGlite creates only the last folder of the path.
     if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
@@ -79,7 +87,7 @@ export class Database {
     });
     const db = drizzlePglite(client) as unknown as Db;
     const migrate = () => migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_FOLDER });
-    return new Database(db, 'pglite', () => client.close(), migrate, client);
+    return new Database(db, 'pglite', () => client.close(), migrate, client, new Notices());
   }
 
   migrate(): Promise<void> {

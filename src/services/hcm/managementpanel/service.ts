@@ -85,9 +85,7 @@ export default defineService({
       transaction: 'system',
       handler: async (ctx) => {
         const changed = await ctx.platform.tenants.recomputeLightPanelPermissions(ctx.tx, ctx.now());
-        ctx.afterCommit(() => {
-          for (const name of changed) ctx.platform.tenants.evict(name);
-        });
+        ctx.afterCommit(() => Promise.all(changed.map((name) => ctx.platform.tenants.evict(name))));
         return { tenants: changed.length };
       },
     },
