@@ -112,6 +112,28 @@ describeOnServer('WORKERS=2 on one PostgreSQL database', () => {
     expect(pids.has(node.pid)).toBe(false);
   });
 
+  it('refuses a key on every worker at once when one worker revoked it', async () => {
+    const other = await fetch(`${node.base}/admin/tenants/acme/keys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${node.adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ scope: 'full' }),
+    }).then((r) => r.json() as Promise<{ apiKey: string; accessKey: string }>);
+    const op = '/t/acme/bridge/1.0/rest/hcm/platform_integration/queries/healthcheck';
+    const round = () => Promise.all(Array.from({ length: 10 }, () => postAlone(node, op, other.apiKey, {})));
+    // Both workers verified the key and keep it in their caches (TTL 30 s).
+    expect(new Set(await round())).toEqual(new Set([200]));
+    const revoked = await fetch(`${node.base}/admin/tenants/acme/keys/${other.accessKey}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${node.adminToken}` },
+    });
+    expect(revoked.status).toBe(200);
+    // Each worker heard of it within a second (docs/platform.md "Caches across nodes").
+    const started = Date.now();
+    let statuses = await round();
+    while (statuses.some((s) => s !== 401) && Date.now() - started < 1000) statuses = await round();
+    expect(new Set(statuses)).toEqual(new Set([401]));
+  });
+
   it('delivers each webhook once, streams events committed through either worker, runs a job once', async () => {
     const deliveries: number[] = [];
     const hook = createServer((req: IncomingMessage, res) => {
