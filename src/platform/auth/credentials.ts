@@ -5,6 +5,7 @@ import { type Caller, parseSubject, type Scope } from '../core/caller.ts';
 import type { Database } from '../core/db/database.ts';
 import { errors } from '../core/errors.ts';
 import type { Credentials, IssuedKey, KeyInfo, Session, Verified } from '../core/ports.ts';
+import { NEGATIVE_TTL_MS } from '../core/tenants.ts';
 import { apiKeys, sessions } from './tables.ts';
 
 // API keys and bearer tokens (DESIGN.md "Credentials"). An API key is `<accessKey>.<secret>`; only a
@@ -36,7 +37,7 @@ export class CredentialStore implements Credentials {
 
   constructor(
     private readonly db: Database,
-    ttlMs: number,
+    private readonly ttlMs: number,
     private readonly tokenTtl: { access: number; refresh: number },
     private readonly now: () => Date,
   ) {
@@ -133,7 +134,12 @@ export class CredentialStore implements Credentials {
       : bearer
         ? await this.verifyToken(credential)
         : undefined;
-    this.cache.set(cacheKey, verified ?? 'invalid');
+    // A credential that is not valid is remembered briefly only (NEGATIVE_TTL_MS).
+    this.cache.set(
+      cacheKey,
+      verified ?? 'invalid',
+      verified ? {} : { ttl: Math.min(NEGATIVE_TTL_MS, this.ttlMs) },
+    );
     return verified;
   }
 

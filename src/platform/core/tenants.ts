@@ -47,6 +47,12 @@ function toInfo(row: typeof tenants.$inferSelect): TenantInfo {
 }
 
 /**
+ * How long a lookup that found nothing is remembered: enough to spare the database a burst of calls
+ * to a wrong name, short enough that nothing depends on a notice having arrived.
+ */
+export const NEGATIVE_TTL_MS = 2000;
+
+/**
  * The tenants of the platform, read through a short-TTL cache so that routing a request costs no
  * database round trip. A change evicts the entry here at once and, by a notice, on every other node
  * (core/db/notices.ts; docs/platform.md "Caches across nodes").
@@ -56,7 +62,7 @@ export class TenantDirectory {
 
   constructor(
     private readonly db: Database,
-    ttlMs: number,
+    private readonly ttlMs: number,
   ) {
     this.cache = new LRUCache({ max: 10_000, ttl: Math.max(ttlMs, 1), ttlAutopurge: false });
     db.notices.on(
@@ -72,7 +78,8 @@ export class TenantDirectory {
     if (!TENANT_NAME.test(name)) return undefined;
     const [row] = await this.db.db.select().from(tenants).where(eq(tenants.name, name));
     const info = row ? toInfo(row) : undefined;
-    this.cache.set(name, info ?? 'missing');
+    // A name that is not a tenant is remembered briefly only (NEGATIVE_TTL_MS).
+    this.cache.set(name, info ?? 'missing', info ? {} : { ttl: Math.min(NEGATIVE_TTL_MS, this.ttlMs) });
     return info;
   }
 

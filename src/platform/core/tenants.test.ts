@@ -1,0 +1,36 @@
+import { describe, expect, it, vi } from 'vitest';
+import { openTestDb } from '../../../test/harness.ts';
+import { tenants } from './db/tables.ts';
+import { NEGATIVE_TTL_MS, TenantDirectory } from './tenants.ts';
+
+// The tenant directory's cache (docs/platform.md "Caches across nodes"): a tenant found is kept for
+// the TTL (changes are announced), a name that is no tenant only for NEGATIVE_TTL_MS, so that a
+// tenant created where no notice reaches (another node's notice missed) is served within seconds.
+
+describe('the tenant directory', () => {
+  it('remembers a name that is no tenant only briefly', async () => {
+    const db = await openTestDb();
+    const directory = new TenantDirectory(db, 30_000);
+    expect(await directory.find('created-behind')).toBeUndefined();
+    // Created behind the directory's back: no eviction, no notice.
+    await db.db.insert(tenants).values({ name: 'created-behind', permissionsUpdatedAt: new Date() });
+    expect(await directory.find('created-behind')).toBeUndefined(); // still remembered as missing
+    await vi.waitFor(
+      async () => expect((await directory.find('created-behind'))?.name).toBe('created-behind'),
+      {
+        timeout: NEGATIVE_TTL_MS + 1500,
+        interval: 100,
+      },
+    );
+  });
+
+  it('keeps a tenant found for the TTL', async () => {
+    const db = await openTestDb();
+    const directory = new TenantDirectory(db, 30_000);
+    await directory.create('kept');
+    expect((await directory.find('kept'))?.licenseLocked).toBe(false);
+    await db.db.update(tenants).set({ licenseLocked: true });
+    await new Promise((resolve) => setTimeout(resolve, NEGATIVE_TTL_MS + 200));
+    expect((await directory.find('kept'))?.licenseLocked).toBe(false);
+  });
+});
