@@ -251,7 +251,7 @@ export class CredentialStore implements Credentials {
    */
   private async forget(field: 'keyId' | 'sessionId', id: string): Promise<void> {
     this.forgetHere(field, id);
-    await this.db.notices.announce({ cache: 'credentials', [field]: id }).catch(() => {});
+    await this.db.notices.announce({ about: 'credentials', [field]: id }).catch(() => {});
   }
 
   private forgetHere(field: 'keyId' | 'sessionId', id: string): void {

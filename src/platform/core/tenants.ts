@@ -89,7 +89,7 @@ export class TenantDirectory {
    */
   evict(name: string): Promise<void> {
     this.cache.delete(name);
-    return this.db.notices.announce({ cache: 'tenants', name }).catch(() => {});
+    return this.db.notices.announce({ about: 'tenants', name }).catch(() => {});
   }
 
   async list(): Promise<TenantInfo[]> {

@@ -30,6 +30,8 @@ export interface EventWorker {
 }
 
 const BATCH = 200;
+/** At most one outbox notice per this many milliseconds per node. */
+const ANNOUNCE_MS = 50;
 
 export class EventDispatcher implements Events {
   private platform: Platform | undefined;
@@ -37,6 +39,8 @@ export class EventDispatcher implements Events {
   private readonly workers: EventWorker[] = [];
   private readonly listeners: Array<() => void> = [];
   private readonly pump: Pump;
+  private lastAnnounced = 0;
+  private announcing: NodeJS.Timeout | undefined;
 
   constructor(pollMs: number) {
     this.pump = new Pump(() => this.drain(), pollMs);
@@ -49,6 +53,13 @@ export class EventDispatcher implements Events {
 
   attach(platform: Platform): void {
     this.platform = platform;
+    // Another node appended events: its consumers and live streams are woken here too, without
+    // waiting for the poll (docs/events.md "Across nodes").
+    platform.db.notices.on(
+      'outbox',
+      () => this.wakeHere(),
+      () => this.wakeHere(),
+    );
   }
 
   addConsumer(consumer: EventConsumer): void {
@@ -93,10 +104,36 @@ export class EventDispatcher implements Events {
     await this.pump.stop();
   }
 
-  /** Called after a commit that emitted, and on each poll. */
+  /** Called after a commit that emitted: wakes this node, and tells the others (at most every ANNOUNCE_MS). */
   wake(): void {
+    this.wakeHere();
+    this.announceSoon();
+  }
+
+  /** Reads the outbox now on this node: its consumers, workers and live streams. */
+  wakeHere(): void {
     for (const listener of this.listeners) listener();
     this.pump.wake();
+  }
+
+  /**
+   * One notice to the other nodes for the commits of the next few milliseconds: a burst of events
+   * costs a notice per ANNOUNCE_MS, not one per commit (each NOTIFY takes a cluster-wide lock at
+   * commit). Another node's reader reads every event appended up to the notice, whatever it says.
+   */
+  private announceSoon(): void {
+    if (this.announcing || !this.platform) return;
+    const notices = this.platform.db.notices;
+    const send = () => {
+      this.announcing = undefined;
+      this.lastAnnounced = performance.now();
+      notices.announce({ about: 'outbox' }).catch(() => {
+        // The others then read at their next poll (EVENT_POLL_MS).
+      });
+    };
+    const wait = this.lastAnnounced + ANNOUNCE_MS - performance.now();
+    if (wait <= 0) send();
+    else this.announcing = setTimeout(send, wait);
   }
 
   /** Delivers everything pending to every consumer, then runs the workers. Tests call it directly. */

@@ -1,23 +1,25 @@
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 
-// What one node changes in a cache, every other node hears at once (docs/platform.md "Caches across
-// nodes"). Tenants and verified credentials are kept in memory for a short TTL so that a request
+// What one node changes, every other node hears at once (docs/platform.md "Caches across nodes",
+// docs/events.md "Live stream"): a cache entry to forget, events appended to the outbox. Tenants and verified credentials are kept in memory for a short TTL so that a request
 // costs no database round trip; the node that revokes a key, ends a session or changes a tenant
 // forgets its own entry directly, and announces the change here. On a server that is PostgreSQL's
 // NOTIFY on one channel: every node (every worker process, every machine on the same database)
 // LISTENs on a connection of its own and forgets the same entry within milliseconds. A node whose
 // listening connection drops may have missed announcements: it forgets everything it cached, then
 // listens again. On the embedded database there is one process, so there is no one else to tell.
+// A node does not hear its own notices: it has acted on them already.
 
-/** A cache entry that changed: the cache's name and what names the entry there. */
+/** What changed: `about` names what (a cache, the outbox) and the other fields which entry. */
 export interface Notice {
-  cache: string;
+  about: string;
   [key: string]: string | number | boolean;
 }
 
 type Handler = (notice: Notice) => void;
 
-const CHANNEL = 'ponte_caches';
+const CHANNEL = 'ponte_notices';
 /** NOTIFY's payload limit is 8,000 bytes; a notice is a handful of short fields. */
 const MAX_PAYLOAD = 7_900;
 const RETRY_MS = { first: 200, max: 5_000 };
@@ -29,18 +31,20 @@ export class Notices {
   private listening: Promise<void> | undefined;
   private closed = false;
   private retryMs = RETRY_MS.first;
+  /** Who sends this node's notices, so that it skips them when they come back. */
+  private readonly node = randomUUID();
 
   /** `announce` sends a notice to every node; undefined on the embedded database (one process). */
   constructor(private readonly server?: { pool: pg.Pool; connectionString: string }) {}
 
   /**
-   * Calls `handler` with every notice for `cache` that any node announces (this one included), and
-   * `reset` whenever notices may have been missed (the listening connection was lost).
+   * Calls `handler` with every notice `about` that another node announces, and `reset` whenever
+   * notices may have been missed (the listening connection was lost).
    */
-  on(cache: string, handler: Handler, reset: () => void): void {
-    const list = this.handlers.get(cache) ?? [];
+  on(about: string, handler: Handler, reset: () => void): void {
+    const list = this.handlers.get(about) ?? [];
     list.push(handler);
-    this.handlers.set(cache, list);
+    this.handlers.set(about, list);
     this.resets.push(reset);
     if (this.server) void this.listen();
   }
@@ -48,7 +52,7 @@ export class Notices {
   /** Tells every node; an announcement that cannot be sent is logged by the caller's error path. */
   async announce(notice: Notice): Promise<void> {
     if (!this.server || this.closed) return;
-    const payload = JSON.stringify(notice);
+    const payload = JSON.stringify({ ...notice, from: this.node });
     if (payload.length > MAX_PAYLOAD) throw new Error(`notice too long for NOTIFY: ${payload.length} bytes`);
     await this.server.pool.query('select pg_notify($1, $2)', [CHANNEL, payload]);
   }
@@ -106,7 +110,8 @@ export class Notices {
     } catch {
       return;
     }
-    for (const handler of this.handlers.get(notice.cache) ?? []) handler(notice);
+    if (notice.from === this.node) return;
+    for (const handler of this.handlers.get(notice.about) ?? []) handler(notice);
   }
 
   private forgetAll(): void {

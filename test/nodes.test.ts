@@ -1,20 +1,26 @@
+import { request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Database } from '../src/platform/core/db/database.ts';
+import { yard } from '../src/platform/events/fixtures.test-support.ts';
+import { allServices } from '../src/services/index.ts';
 import { type TestApp, testApp, testDatabaseUrl } from './harness.ts';
 
-// Caches across nodes (docs/platform.md "Caches across nodes"): two nodes on one PostgreSQL
-// database, each with its own tenant and credential caches (TTL 30 s, the default). What one node
-// changes, the other stops trusting at once: well within a second here, not after the TTL. Every
-// worker process of `ponte serve` is such a node. A node that lost its listening connection may
-// have missed notices, so it forgets everything it cached.
+// Two nodes on one PostgreSQL database (docs/platform.md "Caches across nodes", docs/events.md
+// "Across nodes"), each with its own tenant and credential caches (TTL 30 s, the default) and its
+// own outbox readers, polling once a minute here: only a notice explains what the other node sees
+// within a second. What one node changes, the other stops trusting at once; events committed
+// through one reach a live stream held by the other. Every worker process of `ponte serve` is such
+// a node. A node that lost its listening connection may have missed notices, so it forgets
+// everything it cached.
 
 const describeOnServer = describe.skipIf(!process.env.DATABASE_URL);
 const HEALTH = 'hcm/platform_integration/queries/healthcheck';
 /** Far below the 30 s TTL: only a notice explains a change seen this soon. */
 const SOON = { timeout: 2000, interval: 20 };
 
-describeOnServer('caches on two nodes of one database', () => {
+describeOnServer('two nodes of one database', () => {
   let a: TestApp;
   let b: TestApp;
   let url: string;
@@ -25,7 +31,11 @@ describeOnServer('caches on two nodes of one database', () => {
       const db = await Database.open({ databaseUrl: url, poolSize: 3 });
       // Registered before the app's own teardown, so it runs after it.
       afterAll(() => db.close());
-      return testApp({ db, config: { credentialCacheTtlMs: 30_000 } });
+      return testApp({
+        db,
+        services: [...allServices, yard],
+        config: { credentialCacheTtlMs: 30_000, eventPollMs: 60_000 },
+      });
     };
     a = await open();
     b = await open();
@@ -106,7 +116,7 @@ describeOnServer('caches on two nodes of one database', () => {
       // nodes' backs (no notice at all): only forgetting everything on the reconnection explains a 401.
       await admin.query(
         `select pg_terminate_backend(pid) from pg_stat_activity
-          where datname = current_database() and query = 'listen ponte_caches'`,
+          where datname = current_database() and query = 'listen ponte_notices'`,
       );
       await admin.query(`update api_keys set revoked_at = now() where tenant = 'lost-co'`);
       await vi.waitFor(async () => expect(await health(b, 'lost-co', key)).toBe(401), {
@@ -120,7 +130,7 @@ describeOnServer('caches on two nodes of one database', () => {
       await vi.waitFor(
         async () => {
           const listening = await admin.query(
-            `select count(*)::int as n from pg_stat_activity where datname = current_database() and query = 'listen ponte_caches'`,
+            `select count(*)::int as n from pg_stat_activity where datname = current_database() and query = 'listen ponte_notices'`,
           );
           expect(listening.rows[0].n).toBe(2);
         },
@@ -130,6 +140,47 @@ describeOnServer('caches on two nodes of one database', () => {
       await vi.waitFor(async () => expect(await health(b, 'lost-co', second.apiKey)).toBe(401), SOON);
     } finally {
       await admin.end();
+    }
+  });
+
+  it('a live stream on one node carries the events committed through the other at once', async () => {
+    const key = await a.tenant('live-co');
+    await b.app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(b.app.server.address() as AddressInfo).port}`;
+    const arrived = new Map<string, number>();
+    const stream = request(`${base}/t/live-co/bridge/1.0/events/stream`, { headers: { authorization: key } });
+    await new Promise<void>((resolve, reject) => {
+      stream.on('response', (res) => {
+        expect(res.statusCode).toBe(200);
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          if (chunk.startsWith(':')) resolve();
+          for (const placa of chunk.matchAll(/"placa":"([A-Z0-9]+)"/g))
+            arrived.set(placa[1]!, performance.now());
+        });
+      });
+      stream.on('error', reject);
+      stream.end();
+    });
+    try {
+      const committed = new Map<string, number>();
+      for (let i = 0; i < 20; i++) {
+        const placa = `LIV${String(i).padStart(4, '0')}`;
+        const res = await a.call('live-co', 'test/yard/events/vehicleEnteredYard', { placa }, { auth: key });
+        expect(res.statusCode).toBe(200);
+        committed.set(placa, performance.now());
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      // b polls once a minute: every event there within 2 s came by a notice.
+      await vi.waitFor(() => expect(arrived.size).toBe(20), { timeout: 2000, interval: 10 });
+      const delays = [...committed]
+        .map(([placa, at]) => Math.max(0, arrived.get(placa)! - at))
+        .sort((x, y) => x - y);
+      console.log(
+        `live stream across nodes: 20 events, delay after the commit p50 ${delays[10]!.toFixed(0)} ms, max ${delays[19]!.toFixed(0)} ms`,
+      );
+    } finally {
+      stream.destroy();
     }
   });
 });
