@@ -36,7 +36,7 @@ const SERVER = join(ROOT, 'bench/server.ts');
 const PATH = '/t/bench/bridge/1.0/rest/bench/probe/queries/getEntity';
 const TICKS_PER_SECOND = 100; // Linux USER_HZ
 
-interface Child {
+export interface Child {
   base: string;
   pid: number;
   logFile: string;
@@ -77,7 +77,7 @@ function treeCpu(pid: number): number {
   return (ticks / TICKS_PER_SECOND) * 1e6;
 }
 
-async function startServer(bench: BenchContext, env: Record<string, string>): Promise<Child> {
+export async function startServer(bench: BenchContext, env: Record<string, string>): Promise<Child> {
   const dir = mkdtempSync(join(os.tmpdir(), 'ponte-bench-server-'));
   const logFile = join(dir, 'server.log');
   const out = openSync(logFile, 'a');

@@ -25,6 +25,7 @@ import {
   tableRow,
 } from './harness.ts';
 import { runHorarios } from './horarios.ts';
+import { runIdle } from './idle.ts';
 import { runImports } from './imports.ts';
 import { runPatio } from './patio.ts';
 import { benchService, expected, queryBodies, seedProbe, verify } from './probe.ts';
@@ -58,6 +59,7 @@ const GROUPS = [
   'agenda',
   'creates',
   'workers',
+  'idle',
 ] as const;
 type Group = (typeof GROUPS)[number];
 function selectedGroups(): Set<Group> {
@@ -202,6 +204,10 @@ async function main(): Promise<void> {
     console.log('\n# (n) the real server: request logging, and one process against every core');
     await busyBefore('the real-server scenarios (n)');
     await runProcesses(bench);
+  }
+  if (ONLY.has('idle')) {
+    console.log('\n# (o) what idle nodes cost the database');
+    await runIdle(bench);
   }
   console.log(`\nwhole run: ${fmt((performance.now() - startedAt) / 1000)} s`);
 }

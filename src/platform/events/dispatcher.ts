@@ -138,15 +138,20 @@ export class EventDispatcher implements Events {
 
   /** Delivers everything pending to every consumer, then runs the workers. Tests call it directly. */
   async drain(): Promise<void> {
-    for (const consumer of [...this.consumers.values()]) {
+    let pending: Array<{ consumer: string; tenant: string }> = [];
+    try {
+      pending = await this.pendingWork();
+    } catch (err) {
+      this.p.log.error({ err }, 'event dispatch failed');
+    }
+    for (const { consumer: name, tenant } of pending) {
       if (this.stopping) return;
+      const consumer = this.consumers.get(name);
+      if (!consumer) continue;
       try {
-        for (const tenant of await this.pendingTenants(consumer.name)) {
-          if (this.stopping) return;
-          await this.deliver(consumer, tenant);
-        }
+        await this.deliver(consumer, tenant);
       } catch (err) {
-        this.p.log.error({ err, consumer: consumer.name }, 'event dispatch failed');
+        this.p.log.error({ err, consumer: name, tenant }, 'event dispatch failed');
       }
     }
     for (const worker of this.workers) {
@@ -182,15 +187,26 @@ export class EventDispatcher implements Events {
     return this.platform;
   }
 
-  /** Tenants with records past this consumer's cursor whose cursor no other node holds. */
-  private async pendingTenants(consumer: string): Promise<string[]> {
+  /**
+   * Every (consumer, tenant) with records past the consumer's cursor that no other node holds, in the
+   * consumers' order, then the tenants': one statement per poll, whatever the number of consumers (an
+   * idle node's cost to the database: docs/deploy.md).
+   */
+  private async pendingWork(): Promise<Array<{ consumer: string; tenant: string }>> {
+    const names = [...this.consumers.keys()];
+    if (names.length === 0) return [];
     const result = await this.p.db.db.execute(sql`
-      select t.name from tenants t
-      left join event_cursors c on c.consumer = ${consumer} and c.tenant = t.name
-      where (c.lease_until is null or c.lease_until < now())
-        and exists (select 1 from outbox o where o.tenant = t.name and o.id > coalesce(c.last_id, 0))
-      order by t.name`);
-    return rowsOf<{ name: string }>(result).map((r) => r.name);
+      select k.name as consumer, t.name as tenant
+        from unnest(array[${sql.join(
+          names.map((name) => sql`${name}`),
+          sql`, `,
+        )}]::text[]) with ordinality as k(name, n)
+        cross join tenants t
+        left join event_cursors c on c.consumer = k.name and c.tenant = t.name
+       where (c.lease_until is null or c.lease_until < now())
+         and exists (select 1 from outbox o where o.tenant = t.name and o.id > coalesce(c.last_id, 0))
+       order by k.n, t.name`);
+    return rowsOf<{ consumer: string; tenant: string }>(result);
   }
 
   private async deliver(consumer: EventConsumer, tenant: string): Promise<void> {

@@ -98,10 +98,19 @@ export class WebhookDeliverer implements EventWorker {
   async drain(): Promise<void> {
     const { db } = this.platform.db;
     const seconds = this.platform.config.leaseSeconds;
+    // Workers are added as there is work: the first claims a subscription, then starts a second,
+    // and so on up to CONCURRENCY; an idle node sends one claim per poll (docs/deploy.md).
+    const running: Array<Promise<void>> = [];
+    const start = () => running.push(worker());
     const worker = async () => {
+      let started = false;
       while (!this.stopping) {
         const sub = await this.claim();
         if (!sub) return;
+        if (!started && running.length < CONCURRENCY) {
+          started = true;
+          start();
+        }
         const ours = sql`id = ${sub.claimed.id} and lease_token = ${sub.token}`;
         const lease = this.platform.leases.hold({
           what: { subscription: sub.claimed.id },
@@ -123,7 +132,9 @@ export class WebhookDeliverer implements EventWorker {
         }
       }
     };
-    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+    start();
+    // `running` grows while the first ones work.
+    for (let i = 0; i < running.length; i++) await running[i];
   }
 
   /** A subscription whose oldest pending delivery is due, leased so no other node works on it. */
