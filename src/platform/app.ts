@@ -87,7 +87,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const config = loadConfig(process.env, options.config);
   const db =
     options.db ??
-    (await Database.open({ databaseUrl: config.databaseUrl, dataDir: join(config.dataDir, 'pglite') }));
+    (await Database.open({
+      databaseUrl: config.databaseUrl,
+      poolSize: config.databasePoolSize,
+      dataDir: join(config.dataDir, 'pglite'),
+    }));
   if (options.migrate !== false) await db.migrate();
 
   const app = Fastify({

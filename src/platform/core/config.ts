@@ -10,6 +10,8 @@ export interface Config {
   dataDir: string;
   /** PostgreSQL server; when unset the embedded PGlite in `dataDir/pglite` is used. */
   databaseUrl: string | undefined;
+  /** Most pooled connections one process opens to the server (`DATABASE_POOL_SIZE`). */
+  databasePoolSize: number;
   adminToken: string;
   /** Tenant whose full keys may manage licenses (managementpanel.updateLicense). */
   operatorTenant: string;
@@ -117,6 +119,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     blobMaxBytes: int(env.BLOB_MAX_BYTES, 100 * 1024 * 1024, 'BLOB_MAX_BYTES'),
     dataDir,
     databaseUrl,
+    databasePoolSize: Math.max(1, int(env.DATABASE_POOL_SIZE, 10, 'DATABASE_POOL_SIZE')),
     adminToken: overrides.adminToken ?? resolveAdminToken(dataDir, env.ADMIN_TOKEN),
     operatorTenant: env.OPERATOR_TENANT ?? 'demo',
     bodyLimit: int(env.BODY_LIMIT, 1024 * 1024, 'BODY_LIMIT'),
