@@ -239,7 +239,13 @@ export function ownerOfPort(port: number, pids: number[], remotePort?: number): 
   }
   for (const pid of pids) {
     const fds = join('/proc', String(pid), 'fd');
-    for (const fd of readdirSync(fds)) {
+    let open: string[];
+    try {
+      open = readdirSync(fds);
+    } catch {
+      continue; // The process is gone.
+    }
+    for (const fd of open) {
       try {
         if (inodes.has(readlinkSync(join(fds, fd)))) return pid;
       } catch {
