@@ -5,7 +5,7 @@ import { AckPolicy, connect, DeliverPolicy } from 'nats';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { balancer } from './balancer.ts';
-import { freePort, type Node, ok, ownerOfPort, serve, startImport, testData, waitFor } from './processes.ts';
+import { freePort, type Node, ownerOfPort, serve, startImport, testData, waitFor } from './processes.ts';
 
 // A cluster as it is deployed (docs/deploy.md): three real `ponte serve` processes on one PostgreSQL
 // database (and NATS JetStream where NATS_URL names one), behind HAProxy, round-robin: every request
