@@ -177,6 +177,21 @@ export class ServerConnection {
   }
 
   /**
+   * Runs `work`, which sends statements without waiting between them (pipeline mode), with the
+   * connection's socket corked: what it sends leaves in one write (one system call on each side),
+   * not one per statement.
+   */
+  together<T>(work: () => T): T {
+    const stream = (this.client as unknown as { connection: Wire }).connection.stream;
+    stream.cork();
+    try {
+      return work();
+    } finally {
+      stream.uncork();
+    }
+  }
+
+  /**
    * Runs `work` in the transaction `opening` opens, then commits it (or rolls it back when `work`
    * throws) if it was begun. Answers whether the connection is still sound.
    */
