@@ -116,12 +116,9 @@ function nameOf(text: string): string | undefined {
 }
 
 /** The connection of a server transaction (session.ts), or undefined on the embedded database. */
-function serverOf(tx: Tx):
-  | {
-      query(config: pg.QueryConfig, values?: unknown[]): Promise<pg.QueryResult>;
-      together?<T>(work: () => T): T;
-    }
-  | undefined {
+function serverOf(
+  tx: Tx,
+): { query(config: pg.QueryConfig, values?: unknown[]): Promise<pg.QueryResult> } | undefined {
   const session = (tx as unknown as { session: unknown }).session;
   return is(session, NodePgSession) ? (session as unknown as { client: never }).client : undefined;
 }
@@ -223,8 +220,8 @@ export interface PageOptions extends RowsOptions {
 
 /**
  * A page of `source`'s rows that `where` selects, and how many there are in all: the WHERE is
- * rendered once for both statements, which go out together (one write, one round trip in pg's
- * pipeline mode), or, with `oneScan`, one statement that reads the matches once.
+ * rendered once for both statements, which go out together (one write, session.ts `hold`; one
+ * round trip in pg's pipeline mode), or, with `oneScan`, one statement that reads the matches once.
  */
 export async function selectPage<T extends Row = Row>(
   tx: Tx,
@@ -274,12 +271,9 @@ export async function selectPage<T extends Row = Row>(
     return { rows: mapRows<T>(shape, rows), total };
   }
   const page = `select ${shape.list} from ${shape.from}${filter}${order} limit $${n + 1} offset $${n + 2}`;
-  const both = () =>
-    Promise.all([
-      runText(tx, page, [...rendered.params, options.limit, offset]),
-      runText(tx, count, rendered.params),
-    ]);
-  const server = serverOf(tx)!;
-  const [rows, counted] = await (server.together ? server.together(both) : both());
+  const [rows, counted] = await Promise.all([
+    runText(tx, page, [...rendered.params, options.limit, offset]),
+    runText(tx, count, rendered.params),
+  ]);
   return { rows: mapRows<T>(shape, rows), total: Number(counted[0]?.[0] ?? 0) };
 }
