@@ -146,6 +146,8 @@ export interface Filtros {
   unscheduled?: boolean | undefined;
   /** Free text: the partners and types it matches are resolved here (pesquisaNosCadastros). */
   pesquisa?: PesquisaNoPatio | undefined;
+  /** The partners and types the free text matches, when the caller resolved them already. */
+  cadastros?: { parceiroIds: string[]; tipoIds: string[] } | undefined;
 }
 
 /**
@@ -156,7 +158,9 @@ export async function condicoes(ctx: Ctx, f: Filtros): Promise<SQL> {
   const descricao = f.descricao?.trim();
   const texto = f.pesquisa?.texto.trim();
   const pesquisa: Pesquisa | undefined =
-    texto && f.pesquisa ? { ...f.pesquisa, texto, ...(await pesquisaNosCadastros(ctx, texto)) } : undefined;
+    texto && f.pesquisa
+      ? { ...f.pesquisa, texto, ...(f.cadastros ?? (await pesquisaNosCadastros(ctx, texto))) }
+      : undefined;
   // The tenant is the store's to add (ctx.store.page scopes every read; the view applies the policy's
   // predicate too): once, not twice, in the statement.
   return and(
@@ -256,6 +260,20 @@ async function pesquisaNoPatio(ctx: Ctx, texto: string): Promise<PesquisaNoPatio
   return { texto, veiculoIds: r.pesquisaVeiculoIds, motoristaIds: r.pesquisaMotoristaIds };
 }
 
+/**
+ * The free text over yms/patio's plates and drivers and this service's partners and types, asked
+ * at once (one round trip); both end before an error is thrown, yms/patio's first.
+ */
+async function pesquisaEmTudo(ctx: Ctx, texto: string) {
+  const [noPatio, cadastros] = await Promise.allSettled([
+    pesquisaNoPatio(ctx, texto),
+    pesquisaNosCadastros(ctx, texto),
+  ]);
+  if (noPatio.status === 'rejected') throw noPatio.reason;
+  if (cadastros.status === 'rejected') throw cadastros.reason;
+  return [noPatio.value, cadastros.value] as const;
+}
+
 export const busca = {
   filtrarAgenda: action({
     // A carrier's key searches its partners' agendas (condicoes).
@@ -323,6 +341,7 @@ export const busca = {
         'dataEsperadaAgendamentoFim',
       ]);
       const texto = input.pesquisa?.trim();
+      const [noPatio, cadastros] = texto ? await pesquisaEmTudo(ctx, texto) : [];
       const where = await condicoes(ctx, {
         plantaId: input.plantaId,
         parceiroId: input.externalTenantId,
@@ -340,7 +359,8 @@ export const busca = {
         codigo: input.codigo,
         chaveIntegracao: input.chaveIntegracao,
         unscheduled: input.unscheduled,
-        pesquisa: texto ? await pesquisaNoPatio(ctx, texto) : undefined,
+        pesquisa: noPatio,
+        cadastros,
       });
       return pagina(ctx, where, input, Boolean(texto || input.descricao?.trim()));
     },

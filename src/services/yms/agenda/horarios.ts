@@ -8,6 +8,7 @@ import {
   addDias,
   contar,
   DESCRICOES,
+  iso,
   MOTIVOS,
   motivoDe,
   type Slot,
@@ -74,8 +75,8 @@ function horario(tipo: TipoRow, slots: Slot[], i: number, k: number, agora: numb
   const s = slots[i]!;
   const motivo = motivoDe(tipo, slots, i, k, agora, ativa);
   return {
-    inicio: new Date(s.inicio).toISOString(),
-    fim: new Date(s.fim).toISOString(),
+    inicio: iso(s.inicio),
+    fim: iso(s.fim),
     data: s.data,
     horaInicio: s.horaInicio,
     horaFim: s.horaFim,
