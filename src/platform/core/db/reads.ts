@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import {
+  Column,
   count,
   getTableColumns,
   getTableName,
@@ -31,8 +32,26 @@ interface Shape {
   list: string;
   from: string;
   keys: string[];
-  columns: PgColumn[];
+  /** Each column's decoder, or undefined where the driver's value is the answer (text, uuid, boolean). */
+  decoders: Array<Decode | undefined>;
   fields: Record<string, PgColumn>;
+}
+type Decode = (value: unknown) => unknown;
+
+const identity = Column.prototype.mapFromDriverValue;
+
+/**
+ * A column's decoder, called on a plain copy of the column: a view's columns are proxies (drizzle's
+ * alias handler), and going through the proxy for every value of every row was a visible part of a
+ * page's CPU. Columns whose decoder returns the value as it is get none.
+ */
+function decoderOf(column: PgColumn): Decode | undefined {
+  const decode = column.mapFromDriverValue;
+  if (decode === identity) return undefined;
+  const plain = Object.create(Object.getPrototypeOf(column)) as Record<PropertyKey, unknown>;
+  for (const key of Reflect.ownKeys(column))
+    plain[key] = (column as unknown as Record<PropertyKey, unknown>)[key];
+  return decode.bind(plain) as Decode;
 }
 
 const shapes = new WeakMap<Source, Shape>();
@@ -52,7 +71,7 @@ function shapeOf(source: Source): Shape {
       list: columns.map((c) => `${quote(name)}.${quote(c.name)}`).join(', '),
       from: quote(name),
       keys,
-      columns,
+      decoders: columns.map(decoderOf),
       fields,
     };
     shapes.set(source, shape);
@@ -157,14 +176,15 @@ export async function selectRows<T extends Row = Row>(
 }
 
 function mapRows<T>(shape: Shape, rows: unknown[][]): T[] {
-  const { keys, columns } = shape;
+  const { keys, decoders } = shape;
   const out: T[] = new Array(rows.length);
   for (let r = 0; r < rows.length; r++) {
     const values = rows[r]!;
     const row: Row = {};
     for (let i = 0; i < keys.length; i++) {
       const value = values[i];
-      row[keys[i]!] = value === null || value === undefined ? null : columns[i]!.mapFromDriverValue(value);
+      const decode = decoders[i];
+      row[keys[i]!] = value === null || value === undefined ? null : decode ? decode(value) : value;
     }
     out[r] = row as T;
   }
@@ -191,15 +211,28 @@ export async function countRows(tx: Tx, source: Source, where: SQL | undefined):
   return Number(rows[0]?.[0] ?? 0);
 }
 
+export interface PageOptions extends RowsOptions {
+  limit: number;
+  /**
+   * The matches are read once, for the page and the count: for filters whose every match costs a
+   * visit to the row whatever the index (a text matched with ILIKE through a trigram index is
+   * rechecked on the row), where two statements would find and visit them twice. Not for filters
+   * an index answers alone, whose count is an index-only scan. `key`: a column that names a row
+   * of the source; `columns`: those `orderBy` reads. Only these are kept of each match.
+   */
+  oneScan?: { key: PgColumn; columns: PgColumn[] } | undefined;
+}
+
 /**
  * A page of `source`'s rows that `where` selects, and how many there are in all: the WHERE is
- * rendered once for both statements, which go out together (one round trip in pg's pipeline mode).
+ * rendered once for both statements, which go out together (one write, session.ts `hold`; one
+ * round trip in pg's pipeline mode), or, with `oneScan`, one statement that reads the matches once.
  */
 export async function selectPage<T extends Row = Row>(
   tx: Tx,
   source: Source,
   where: SQL | undefined,
-  options: RowsOptions & { limit: number },
+  options: PageOptions,
 ): Promise<{ rows: T[]; total: number }> {
   if (!serverOf(tx)) {
     const [rows, total] = await Promise.all([
@@ -215,10 +248,37 @@ export async function selectPage<T extends Row = Row>(
     ? ` order by ${dialect.sqlToQuery(sql.join(options.orderBy, sql`, `)).sql}`
     : '';
   const n = rendered.params.length;
+  const offset = options.offset ?? 0;
+  const count = `select count(*) from ${shape.from}${filter}`;
+  if (options.oneScan) {
+    // The matches' keys and sort columns, materialized once: the page's keys are sorted from them
+    // and the count read from them (an InitPlan, run once, its value after the columns of every
+    // row); the page's rows are then read by key. The CTE takes the source's name, so `order` reads
+    // the same there.
+    const { key, columns } = options.oneScan;
+    const [keyName, ...names] = [key, ...columns].map((c) => dialect.sqlToQuery(sql`${c}`).sql);
+    const kept = [...new Set([keyName, ...names])].join(', ');
+    const rows = await runText(
+      tx,
+      `with "m" as materialized (select ${kept} from ${shape.from}${filter}), ` +
+        `"p" as (select ${keyName} from "m" as ${shape.from}${order} limit $${n + 1} offset $${n + 2}) ` +
+        `select ${shape.list}, (select count(*) from "m") from ${shape.from} ` +
+        `where ${keyName} in (select * from "p")${order}`,
+      [...rendered.params, options.limit, offset],
+    );
+    // A page past the end has no row to carry the count: asked apart (a rare request).
+    const total =
+      rows.length > 0
+        ? Number(rows[0]![shape.keys.length])
+        : offset > 0
+          ? Number((await runText(tx, count, rendered.params))[0]?.[0] ?? 0)
+          : 0;
+    return { rows: mapRows<T>(shape, rows), total };
+  }
   const page = `select ${shape.list} from ${shape.from}${filter}${order} limit $${n + 1} offset $${n + 2}`;
   const [rows, counted] = await Promise.all([
-    runText(tx, page, [...rendered.params, options.limit, options.offset ?? 0]),
-    runText(tx, `select count(*) from ${shape.from}${filter}`, rendered.params),
+    runText(tx, page, [...rendered.params, options.limit, offset]),
+    runText(tx, count, rendered.params),
   ]);
   return { rows: mapRows<T>(shape, rows), total: Number(counted[0]?.[0] ?? 0) };
 }

@@ -1,6 +1,13 @@
 import { and, eq, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable, PgUpdateSetSource } from 'drizzle-orm/pg-core';
-import { countRows, type RowsOptions, type Source, selectPage, selectRows } from './reads.ts';
+import {
+  countRows,
+  type PageOptions,
+  type RowsOptions,
+  type Source,
+  selectPage,
+  selectRows,
+} from './reads.ts';
 import type { Statement, Values } from './statement.ts';
 import type { TenantTable, Tx } from './types.ts';
 
@@ -51,7 +58,7 @@ export class Store {
   page<R extends Record<string, unknown>>(
     source: Source & { tenant: PgColumn },
     where: SQL | undefined,
-    options: RowsOptions & { limit: number },
+    options: PageOptions,
   ): Promise<{ rows: R[]; total: number }> {
     return selectPage<R>(this.tx, source, this.scope(source, where), options);
   }

@@ -189,7 +189,7 @@ export const agendas = {
             }
           : undefined,
       });
-      return pagina(ctx, where, input);
+      return pagina(ctx, where, input, Boolean(texto || input.descricao?.trim()));
     },
   }),
 };

@@ -263,6 +263,48 @@ describe('filtrarAgenda', () => {
     expect(ids(desc)).toEqual(rows.map((r) => r.id).reverse());
   });
 
+  it('pages a text search as any other filter, its count on every page and past the end', async () => {
+    // A text search reads its matches once for the page and the count (core/db/reads.ts oneScan).
+    const plantaId = randomUUID();
+    const texto = `zq${plantaId.slice(0, 6)}`;
+    const rows = await seedAgendas(
+      t,
+      'acme',
+      Array.from({ length: 7 }, (_, i) =>
+        makeAgenda({
+          plantaId,
+          descricao: i === 6 ? 'outra' : `Carga ${texto.toUpperCase()} ${i}`,
+          dataEsperada: new Date(Date.UTC(2026, 5, 1 + (i % 3))),
+        }),
+      ),
+    );
+    const esperado = rows
+      .slice(0, 6)
+      .sort((a, b) => a.dataEsperada.getTime() - b.dataEsperada.getTime() || a.codigo - b.codigo)
+      .map((r) => r.id);
+    for (const campo of ['pesquisa', 'descricao']) {
+      const pages = [];
+      for (let page = 0; page < 3; page++) {
+        const res = await filtrar({ plantaId, [campo]: texto, page, size: 4 });
+        expect(res.json(), campo).toMatchObject({ totalElements: 6, totalPages: 2 });
+        pages.push(...ids(res));
+      }
+      expect(pages, campo).toEqual(esperado);
+      const porCodigo = await filtrar({ plantaId, [campo]: texto, sortField: 'codigo', sortOrder: -1 });
+      expect(ids(porCodigo), campo).toEqual(
+        rows
+          .slice(0, 6)
+          .map((r) => r.id)
+          .reverse(),
+      );
+    }
+    expect((await filtrar({ plantaId, pesquisa: 'nada-assim' })).json()).toEqual({
+      agendas: [],
+      totalElements: 0,
+      totalPages: 0,
+    });
+  });
+
   it('rejects bad inputs with 400 naming the field', async () => {
     const casos: Array<[Record<string, unknown>, RegExp]> = [
       [{ horasConsiderarVencida: 1 }, /horasConsiderarVencida/],

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, gte, inArray, lt, lte, or, type SQL, sql } from 'drizzle-orm';
-import { containsText } from '../../../platform/core/db/search.ts';
+import { containsText, escapeLike } from '../../../platform/core/db/search.ts';
+import { statement } from '../../../platform/core/db/statement.ts';
 import type { Ctx } from '../../../platform/core/declarations.ts';
 import { action, query } from '../../../platform/core/registry.ts';
 import { DateTime, Enum, Int64, Type } from '../../../platform/core/schema.ts';
@@ -53,6 +54,41 @@ export const PESQUISA: Array<(p: Pesquisa) => SQL | undefined> = [
   (p) => (p.tipoIds.length ? inArray(agenda.tipoAgendamentoId, p.tipoIds) : undefined),
 ];
 
+/** pesquisaNosCadastros' reads, built once (core/db/statement.ts): `padrao` is `%text%`, escaped. */
+function parceirosPorTexto(documento: boolean) {
+  return statement(`yms.agenda.parceirosPorTexto${documento ? '.documento' : ''}`, (b) =>
+    b.db
+      .select({ id: parceiroTable.id })
+      .from(parceiroTable)
+      .where(
+        b.scope(
+          parceiroTable,
+          or(
+            sql`${parceiroTable.nome} ilike ${b.param('padrao')}`,
+            documento ? sql`${parceiroTable.codigo} ilike ${b.param('documento')}` : undefined,
+          ),
+        ),
+      )
+      .limit(b.param('limite') as unknown as number),
+  );
+}
+const PARCEIROS = { porNome: parceirosPorTexto(false), comDocumento: parceirosPorTexto(true) };
+const TIPOS_POR_TEXTO = statement('yms.agenda.tiposPorTexto', (b) =>
+  b.db
+    .select({ id: tipoTable.id })
+    .from(tipoTable)
+    .where(
+      b.scope(
+        tipoTable,
+        or(
+          sql`${tipoTable.descricao} ilike ${b.param('padrao')}`,
+          sql`${tipoTable.codigo} ilike ${b.param('padrao')}`,
+        ),
+      ),
+    )
+    .limit(b.param('limite') as unknown as number),
+);
+
 /**
  * The partners whose name contains the text, or whose CNPJ/CPF contains its digits (a text of digits
  * and punctuation with at least 3 digits), and the appointment types whose description or code
@@ -65,30 +101,14 @@ export async function pesquisaNosCadastros(
   const limite = MAX_IDS_PESQUISA + 1;
   const digitos = texto.replace(/\D/g, '');
   const documento = digitos.length >= 3 && /^[\d.\-/\s]+$/.test(texto);
+  const padrao = `%${escapeLike(texto)}%`;
   const [parceiros, tipos] = await Promise.all([
-    ctx.tx
-      .select({ id: parceiroTable.id })
-      .from(parceiroTable)
-      .where(
-        ctx.store.scope(
-          parceiroTable,
-          or(
-            containsText(parceiroTable.nome, texto),
-            documento ? containsText(parceiroTable.codigo, digitos) : undefined,
-          ),
-        ),
-      )
-      .limit(limite),
-    ctx.tx
-      .select({ id: tipoTable.id })
-      .from(tipoTable)
-      .where(
-        ctx.store.scope(
-          tipoTable,
-          or(containsText(tipoTable.descricao, texto), containsText(tipoTable.codigo, texto)),
-        ),
-      )
-      .limit(limite),
+    ctx.store.run(documento ? PARCEIROS.comDocumento : PARCEIROS.porNome, {
+      padrao,
+      documento: `%${digitos}%`,
+      limite,
+    }),
+    ctx.store.run(TIPOS_POR_TEXTO, { padrao, limite }),
   ]);
   if (parceiros.length > MAX_IDS_PESQUISA)
     throw E.pesquisaAmpla({ texto, max: MAX_IDS_PESQUISA, registros: 'parceiros' });
@@ -96,6 +116,12 @@ export async function pesquisaNosCadastros(
     throw E.pesquisaAmpla({ texto, max: MAX_IDS_PESQUISA, registros: 'tipos de agendamento' });
   return { parceiroIds: parceiros.map((r) => r.id), tipoIds: tipos.map((r) => r.id) };
 }
+
+/**
+ * Not started, with the states as constants in the SQL (not parameters): the planner then proves the
+ * partial index agenda_nao_iniciada serves it, in the generic plan of the named statement too.
+ */
+const NAO_INICIADA = sql`${agenda.status} in (${sql.raw(NAO_INICIADOS.map((s) => `'${s}'`).join(', '))})`;
 
 export interface Filtros {
   plantaId?: string | undefined;
@@ -120,6 +146,8 @@ export interface Filtros {
   unscheduled?: boolean | undefined;
   /** Free text: the partners and types it matches are resolved here (pesquisaNosCadastros). */
   pesquisa?: PesquisaNoPatio | undefined;
+  /** The partners and types the free text matches, when the caller resolved them already. */
+  cadastros?: { parceiroIds: string[]; tipoIds: string[] } | undefined;
 }
 
 /**
@@ -130,10 +158,12 @@ export async function condicoes(ctx: Ctx, f: Filtros): Promise<SQL> {
   const descricao = f.descricao?.trim();
   const texto = f.pesquisa?.texto.trim();
   const pesquisa: Pesquisa | undefined =
-    texto && f.pesquisa ? { ...f.pesquisa, texto, ...(await pesquisaNosCadastros(ctx, texto)) } : undefined;
-  // The tenant, as the store would add it (the view applies the policy's predicate too).
+    texto && f.pesquisa
+      ? { ...f.pesquisa, texto, ...(f.cadastros ?? (await pesquisaNosCadastros(ctx, texto))) }
+      : undefined;
+  // The tenant is the store's to add (ctx.store.page scopes every read; the view applies the policy's
+  // predicate too): once, not twice, in the statement.
   return and(
-    eq(agenda.tenant, ctx.tenant.name),
     f.plantaId !== undefined ? eq(agenda.plantaId, f.plantaId) : undefined,
     f.parceiroId !== undefined ? eq(agenda.parceiroId, f.parceiroId) : undefined,
     f.tipoAgendamentoIds?.length ? inArray(agenda.tipoAgendamentoId, f.tipoAgendamentoIds) : undefined,
@@ -146,7 +176,7 @@ export async function condicoes(ctx: Ctx, f: Filtros): Promise<SQL> {
     f.status?.length ? inArray(agenda.status, f.status) : undefined,
     f.vencidas
       ? and(
-          inArray(agenda.status, [...NAO_INICIADOS]),
+          NAO_INICIADA,
           lt(agenda.dataEsperada, new Date(f.vencidas.agora.getTime() - f.vencidas.horas * 3_600_000)),
         )
       : undefined,
@@ -166,8 +196,12 @@ export interface Paginacao {
   sortOrder?: number | undefined;
 }
 
-/** One page of the agendas `where` selects, in the asked order; ties by code (unique), so pages never overlap. */
-export async function pagina(ctx: Ctx, where: SQL, p: Paginacao) {
+/**
+ * One page of the agendas `where` selects, in the asked order; ties by code (unique), so pages never
+ * overlap. `texto`: the filters match a text (pesquisa, descricao), whose every match is rechecked on
+ * its row: the page and the count then read the matches once (core/db/reads.ts `oneScan`).
+ */
+export async function pagina(ctx: Ctx, where: SQL, p: Paginacao, texto = false) {
   const direction = p.sortOrder === -1 ? desc : asc;
   const field = p.sortField ?? 'dataEsperada';
   const order = [direction(agenda[field]), ...(field === 'codigo' ? [] : [asc(agenda.codigo)])];
@@ -176,6 +210,7 @@ export async function pagina(ctx: Ctx, where: SQL, p: Paginacao) {
     orderBy: order,
     limit: p.size,
     offset: p.page * p.size,
+    oneScan: texto ? { key: agenda.id, columns: [agenda[field], agenda.codigo] } : undefined,
   });
   return { agendas: rows.map(compact), totalElements, totalPages: Math.ceil(totalElements / p.size) };
 }
@@ -223,6 +258,20 @@ async function pesquisaNoPatio(ctx: Ctx, texto: string): Promise<PesquisaNoPatio
     { texto },
   );
   return { texto, veiculoIds: r.pesquisaVeiculoIds, motoristaIds: r.pesquisaMotoristaIds };
+}
+
+/**
+ * The free text over yms/patio's plates and drivers and this service's partners and types, asked
+ * at once (one round trip); both end before an error is thrown, yms/patio's first.
+ */
+async function pesquisaEmTudo(ctx: Ctx, texto: string) {
+  const [noPatio, cadastros] = await Promise.allSettled([
+    pesquisaNoPatio(ctx, texto),
+    pesquisaNosCadastros(ctx, texto),
+  ]);
+  if (noPatio.status === 'rejected') throw noPatio.reason;
+  if (cadastros.status === 'rejected') throw cadastros.reason;
+  return [noPatio.value, cadastros.value] as const;
 }
 
 export const busca = {
@@ -292,6 +341,7 @@ export const busca = {
         'dataEsperadaAgendamentoFim',
       ]);
       const texto = input.pesquisa?.trim();
+      const [noPatio, cadastros] = texto ? await pesquisaEmTudo(ctx, texto) : [];
       const where = await condicoes(ctx, {
         plantaId: input.plantaId,
         parceiroId: input.externalTenantId,
@@ -309,9 +359,10 @@ export const busca = {
         codigo: input.codigo,
         chaveIntegracao: input.chaveIntegracao,
         unscheduled: input.unscheduled,
-        pesquisa: texto ? await pesquisaNoPatio(ctx, texto) : undefined,
+        pesquisa: noPatio,
+        cadastros,
       });
-      return pagina(ctx, where, input);
+      return pagina(ctx, where, input, Boolean(texto || input.descricao?.trim()));
     },
   }),
 

@@ -9,7 +9,7 @@ import {
   seedPlanta,
   seedTipos,
 } from './fixtures.ts';
-import { slotsDe } from './slots.ts';
+import { iso, slotsDe } from './slots.ts';
 
 // Operating hours and slot capacity: horarioOperacao and horarioOperacaoParaReagendamento from
 // patio's shifts in the plant's zone, why a slot is unavailable, the nearest bookable slots, and
@@ -82,6 +82,14 @@ describe('slots in the plant’s zone (slotsDe)', () => {
     );
     expect(horas(slots)).toEqual(['00:00-01:00', '01:00-03:00', '03:00-04:00', '04:00-05:00', '05:00-06:00']);
     expect(slots.map((s) => (s.fim - s.inicio) / 60_000)).toEqual([60, 60, 60, 60, 60]);
+  });
+});
+
+describe('iso (a slot end as toISOString writes it, by arithmetic)', () => {
+  it('agrees with toISOString on whole minutes, before 1970, far years and other instants', () => {
+    const instantes = [0, -60_000, 1_781_049_600_000, 1_781_049_660_000 + 1234, 253_402_300_740_000];
+    for (let i = 0; i < 2000; i++) instantes.push((((i * 7919) % 100_000) * 1000 - 50_000_000) * 60_000);
+    for (const ms of instantes) expect(iso(ms), String(ms)).toBe(new Date(ms).toISOString());
   });
 });
 

@@ -8,11 +8,13 @@ import {
   addDias,
   contar,
   DESCRICOES,
+  iso,
   MOTIVOS,
   motivoDe,
   type Slot,
   slotsDaExecucao,
   slotsDe,
+  type Turnos,
   turnosDaPlanta,
 } from './slots.ts';
 import { agendaParaAlterar, FINALIZADOS, type StatusAgendamento } from './states.ts';
@@ -73,8 +75,8 @@ function horario(tipo: TipoRow, slots: Slot[], i: number, k: number, agora: numb
   const s = slots[i]!;
   const motivo = motivoDe(tipo, slots, i, k, agora, ativa);
   return {
-    inicio: new Date(s.inicio).toISOString(),
-    fim: new Date(s.fim).toISOString(),
+    inicio: iso(s.inicio),
+    fim: iso(s.fim),
     data: s.data,
     horaInicio: s.horaInicio,
     horaFim: s.horaFim,
@@ -86,11 +88,30 @@ function horario(tipo: TipoRow, slots: Slot[], i: number, k: number, agora: numb
   };
 }
 
+/**
+ * The type and the plant's shifts around the day, read at once (the shifts do not wait for the
+ * type): the day's eve (an overnight shift opens the day) to the next day (an execution of several
+ * slots may run into it). Both reads end before an error is thrown, the type's first.
+ */
+async function tipoETurnos(
+  ctx: Ctx,
+  tipo: Promise<TipoRow>,
+  plantaRef: string,
+  data: string,
+): Promise<[TipoRow, Turnos]> {
+  const [t, turnos] = await Promise.allSettled([
+    tipo,
+    turnosDaPlanta(ctx, plantaRef, addDias(data, -1), addDias(data, 1)),
+  ]);
+  if (t.status === 'rejected') throw t.reason;
+  if (turnos.status === 'rejected') throw turnos.reason;
+  return [t.value, turnos.value];
+}
+
 /** The answer of both queries: the day's slots with their counts, and the nearest bookable ones. */
 async function horarios(
   ctx: Ctx,
-  tipo: TipoRow,
-  plantaRef: string,
+  [tipo, t]: [TipoRow, Turnos],
   data: string,
   associacao: unknown,
   excluir?: string,
@@ -101,9 +122,6 @@ async function horarios(
   // of UTC's today: no zone is a day behind it).
   const hoje = addDias(new Date(agora).toISOString().slice(0, 10), -1);
   const busca = data >= hoje ? data : hoje;
-  // The day's eve (an overnight shift opens the day) to the next day (an execution of several
-  // slots may run into it).
-  const t = await turnosDaPlanta(ctx, plantaRef, addDias(data, -1), addDias(data, 1));
   if (t.plantaId !== tipo.plantaId)
     throw E.tipoOutraPlanta({ codigo: tipo.codigo, plantaTipo: tipo.plantaId, planta: t.plantaId });
   const todos = slotsDe(t, tipo.duracaoSlotMinutos, data, k > 1 ? addDias(data, 1) : data);
@@ -163,8 +181,13 @@ export const horariosOperacao = {
     }),
     output: Saida,
     handler: async (ctx, input) => {
-      const tipo = await tipoPorRef(ctx, input.tipoAgendamentoId);
-      return horarios(ctx, tipo, input.plantaId, input.data, input.associacaoAgendamento);
+      const lidos = await tipoETurnos(
+        ctx,
+        tipoPorRef(ctx, input.tipoAgendamentoId),
+        input.plantaId,
+        input.data,
+      );
+      return horarios(ctx, lidos, input.data, input.associacaoAgendamento);
     },
   }),
 
@@ -183,8 +206,8 @@ export const horariosOperacao = {
       const a = await agendaParaAlterar(ctx, input.agendaId);
       if (FINALIZADOS.includes(a.status as StatusAgendamento))
         throw E.agendaFinalizada({ codigo: a.codigo, status: a.status });
-      const tipo = await tipoExistente(ctx, a.tipoAgendamentoId);
-      return horarios(ctx, tipo, a.plantaId, input.data, a.associacaoAgendamento, a.id);
+      const lidos = await tipoETurnos(ctx, tipoExistente(ctx, a.tipoAgendamentoId), a.plantaId, input.data);
+      return horarios(ctx, lidos, input.data, a.associacaoAgendamento, a.id);
     },
   }),
 };

@@ -71,6 +71,37 @@ function comOffset(ms: number, offset: number): { data: string; hora: string; wa
   return { data: ultimaData, hora: `${dois(Math.floor(minutos / 60))}:${dois(minutos % 60)}`, wall };
 }
 
+/** offset's answers: a window's ends are the same on every call for its days. */
+const offsets = new Map<string, number>();
+
+/** The UTC offset (ms) of `fuso` at `ms`, remembered (an Intl call each, asked on every call). */
+function offset(ms: number, fuso: string): number {
+  const key = `${fuso} ${ms}`;
+  let known = offsets.get(key);
+  if (known === undefined) {
+    known = local(ms, fuso).wall - ms;
+    if (offsets.size >= 10_000) offsets.clear();
+    offsets.set(key, known);
+  }
+  return known;
+}
+
+/** The date of the last day iso was asked, as `YYYY-MM-DDT`, and its day number. */
+let isoDia = Number.NaN;
+let isoPrefixo = '';
+
+/** `new Date(ms).toISOString()`, by arithmetic for whole minutes (every slot's ends). */
+export function iso(ms: number): string {
+  if (ms % MIN !== 0) return new Date(ms).toISOString();
+  const dia = Math.floor(ms / DIA);
+  if (dia !== isoDia) {
+    isoDia = dia;
+    isoPrefixo = new Date(dia * DIA).toISOString().slice(0, -13);
+  }
+  const minutos = (ms - dia * DIA) / MIN;
+  return `${isoPrefixo}${dois(Math.floor(minutos / 60))}:${dois(minutos % 60)}:00.000Z`;
+}
+
 /** instante's answers: a shift's ends are asked on every call for its day (4 Intl calls each). */
 const instantes = new Map<string, number>();
 
@@ -140,9 +171,9 @@ export function slotsDe(t: Turnos, duracaoMin: number, de: string, ate: string):
     // The zone's offset at both ends of the window: equal (no daylight-saving change inside, as a
     // window is at most a few weeks long), every slot's wall clock is plain arithmetic; otherwise
     // each is asked of Intl (hundreds of formatToParts calls were most of an answer's CPU).
-    const offset = local(j.inicio, t.fusoHorario).wall - j.inicio;
-    const fixo = local(j.fim, t.fusoHorario).wall - j.fim === offset;
-    const relogio = (ms: number) => (fixo ? comOffset(ms, offset) : local(ms, t.fusoHorario));
+    const noInicio = offset(j.inicio, t.fusoHorario);
+    const fixo = offset(j.fim, t.fusoHorario) === noInicio;
+    const relogio = (ms: number) => (fixo ? comOffset(ms, noInicio) : local(ms, t.fusoHorario));
     for (let inicio = j.inicio; inicio + dur <= j.fim; inicio += dur) {
       const a = relogio(inicio);
       if (a.data < de || a.data > ate) continue;

@@ -1,4 +1,5 @@
-import { eq, ilike, or } from 'drizzle-orm';
+import { eq, or, sql } from 'drizzle-orm';
+import { statement } from '../../../platform/core/db/statement.ts';
 import type { Ctx } from '../../../platform/core/declarations.ts';
 import { defineErrors } from '../../../platform/core/errors.ts';
 import { action, query } from '../../../platform/core/registry.ts';
@@ -72,32 +73,45 @@ async function cavaloDe(ctx: Ctx, composicaoVeiculoId: string): Promise<string> 
   return c.cavaloId;
 }
 
-/** Ids of the vehicles whose plate, and of the drivers whose name or document, contain the text. */
-async function pesquisaNoPatio(ctx: Ctx, texto: string) {
-  const limite = MAX_IDS_PESQUISA + 1;
-  const placa = `%${escapeLike(normalizePlaca(texto))}%`;
-  const digitos = texto.replace(/\D/g, '');
-  const [veiculos, motoristas] = await Promise.all([
-    ctx.tx
-      .select({ id: veiculo.id })
-      .from(veiculo)
-      .where(ctx.store.scope(veiculo, ilike(veiculo.placa, placa)))
-      .limit(limite),
-    ctx.tx
+/** pesquisaNoPatio's reads, built once (core/db/statement.ts): the patterns are `%text%`, escaped. */
+const VEICULOS_POR_PLACA = statement('yms.patio.veiculosPorPlaca', (b) =>
+  b.db
+    .select({ id: veiculo.id })
+    .from(veiculo)
+    .where(b.scope(veiculo, sql`${veiculo.placa} ilike ${b.param('placa')}`))
+    .limit(b.param('limite') as unknown as number),
+);
+function motoristasPorTexto(documento: boolean) {
+  return statement(`yms.patio.motoristasPorTexto${documento ? '.documento' : ''}`, (b) =>
+    b.db
       .select({ id: motorista.id })
       .from(motorista)
       .where(
-        ctx.store.scope(
+        b.scope(
           motorista,
           or(
-            ilike(motorista.nome, `%${escapeLike(texto)}%`),
-            digitos.length >= 3 && digitos === texto.replace(/[.\-\s]/g, '')
-              ? ilike(motorista.documento, `%${digitos}%`)
-              : undefined,
+            sql`${motorista.nome} ilike ${b.param('nome')}`,
+            documento ? sql`${motorista.documento} ilike ${b.param('documento')}` : undefined,
           ),
         ),
       )
-      .limit(limite),
+      .limit(b.param('limite') as unknown as number),
+  );
+}
+const MOTORISTAS = { porNome: motoristasPorTexto(false), comDocumento: motoristasPorTexto(true) };
+
+/** Ids of the vehicles whose plate, and of the drivers whose name or document, contain the text. */
+async function pesquisaNoPatio(ctx: Ctx, texto: string) {
+  const limite = MAX_IDS_PESQUISA + 1;
+  const digitos = texto.replace(/\D/g, '');
+  const documento = digitos.length >= 3 && digitos === texto.replace(/[.\-\s]/g, '');
+  const [veiculos, motoristas] = await Promise.all([
+    ctx.store.run(VEICULOS_POR_PLACA, { placa: `%${escapeLike(normalizePlaca(texto))}%`, limite }),
+    ctx.store.run(documento ? MOTORISTAS.comDocumento : MOTORISTAS.porNome, {
+      nome: `%${escapeLike(texto)}%`,
+      documento: `%${digitos}%`,
+      limite,
+    }),
   ]);
   if (veiculos.length > MAX_IDS_PESQUISA)
     throw E.pesquisaAmpla({ texto, max: MAX_IDS_PESQUISA, registros: 'placas' });

@@ -95,20 +95,25 @@ export const turnos = {
         : digits.length === 14
           ? sql`regexp_replace(${planta.cnpj}, '[^0-9]', '', 'g') = ${digits}`
           : undefined;
-      const [p] = UUID.test(ref)
-        ? await ctx.store.run(plantaPorId, { id: ref.toLowerCase() })
-        : where
-          ? await ctx.store.select(planta, where)
-          : [];
-      if (!p) throw E.plantaNotFound({ id: input.plantaId });
       const dias = (Date.parse(input.dataFim) - Date.parse(input.dataInicio)) / 86_400_000;
+      const periodo = { de: input.dataInicio, ate: input.dataFim };
+      // By id, the plant and its shifts are read at once (yms/agenda's slots ask on every call);
+      // by CNPJ, the shifts wait for the plant's id.
+      const porId = UUID.test(ref) ? ref.toLowerCase() : undefined;
+      const [[p], doId] = await Promise.all([
+        porId
+          ? ctx.store.run(plantaPorId, { id: porId })
+          : where
+            ? ctx.store.select(planta, where)
+            : Promise.resolve([]),
+        porId && dias >= 0 && dias <= MAX_DIAS_TURNOS
+          ? ctx.store.run(turnosDoPeriodo, { plantaId: porId, ...periodo })
+          : undefined,
+      ]);
+      if (!p) throw E.plantaNotFound({ id: input.plantaId });
       if (dias < 0 || dias > MAX_DIAS_TURNOS)
         throw E.periodoTurnosInvalido({ inicio: input.dataInicio, fim: input.dataFim, max: MAX_DIAS_TURNOS });
-      const rows = await ctx.store.run(turnosDoPeriodo, {
-        plantaId: p.id,
-        de: input.dataInicio,
-        ate: input.dataFim,
-      });
+      const rows = doId ?? (await ctx.store.run(turnosDoPeriodo, { plantaId: p.id, ...periodo }));
       return {
         plantaId: p.id,
         fusoHorario: p.fusoHorario,

@@ -69,6 +69,11 @@ export const agenda = pgTable(
     index('agenda_data_esperada').on(t.tenant, t.dataEsperada, t.codigo),
     index('agenda_planta_data').on(t.tenant, t.plantaId, t.dataEsperada),
     index('agenda_status_data').on(t.tenant, t.status, t.dataEsperada),
+    // Overdue agendas (filtrarAgenda somenteVencidas) in the page's order: the page reads its own 20
+    // entries, not every finished agenda before them (docs/agenda.md "Indexes and plans").
+    index('agenda_nao_iniciada')
+      .on(t.tenant, t.dataEsperada, t.codigo)
+      .where(sql`${t.status} in ('AGENDADO', 'AGUARDANDO_INTEGRACAO', 'ERRO_INTEGRACAO')`),
     // Also the slot counts of horarioOperacao: the agendas of one type on one day.
     index('agenda_tipo').on(t.tenant, t.tipoAgendamentoId, t.dataEsperada),
     index('agenda_veiculo').on(t.tenant, t.veiculoId),

@@ -1,0 +1,1 @@
+CREATE INDEX "agenda_nao_iniciada" ON "agenda" USING btree ("tenant","data_esperada","codigo") WHERE "agenda"."status" in ('AGENDADO', 'AGUARDANDO_INTEGRACAO', 'ERRO_INTEGRACAO');
