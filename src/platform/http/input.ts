@@ -1,21 +1,63 @@
+import { PassThrough, type Readable } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errors } from '../core/errors.ts';
 import { textProblem } from '../core/storable.ts';
 
 // How a request's body and query string become the input that validation sees (docs/platform.md
-// "Addressing and kinds" and "Errors"). JSON only, UTF-8 only, uncompressed only: what cannot be
-// read exactly is refused rather than guessed at.
+// "Addressing and kinds" and "Errors"). JSON only, UTF-8 only; a body may come compressed (gzip,
+// deflate, br: what ERP clients send large batches with), and BODY_LIMIT then counts the bytes it
+// decompresses to. What cannot be read exactly is refused rather than guessed at.
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
-/** Why the body, as its headers describe it, cannot be read; undefined when it can. */
-function encodingProblem(request: FastifyRequest): string | undefined {
-  const encoding = request.headers['content-encoding']?.trim().toLowerCase();
-  // No decompression is installed: a gzip body read as JSON would be garbage, or worse, JSON.
-  if (encoding && encoding !== 'identity') {
-    return `Unsupported Content-Encoding '${encoding}': send the body uncompressed`;
-  }
-  return undefined;
+const DECOMPRESSORS = {
+  gzip: createGunzip,
+  'x-gzip': createGunzip,
+  deflate: createInflate,
+  br: createBrotliDecompress,
+};
+type Coding = keyof typeof DECOMPRESSORS;
+
+/** The body's one content coding to undo, if any; a coding this server cannot undo is a 400. */
+function codingOf(request: FastifyRequest): Coding | undefined {
+  const header = request.headers['content-encoding'];
+  if (header === undefined) return undefined;
+  const codings = header
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c !== '' && c !== 'identity');
+  if (codings.length === 0) return undefined;
+  const [coding] = codings;
+  if (codings.length > 1 || !Object.hasOwn(DECOMPRESSORS, coding!))
+    throw errors.badRequest(
+      `Unsupported Content-Encoding '${header.trim()}': send the body uncompressed, or in one of gzip, deflate, br`,
+    );
+  return coding as Coding;
+}
+
+/**
+ * The body decompressed as it arrives. Fastify counts BODY_LIMIT on what this stream gives (a small
+ * body that inflates past it is a 413 after BODY_LIMIT bytes, never held whole) and checks
+ * Content-Length against the compressed bytes read. A body that is not what its header says is a 400.
+ */
+function decompressed(payload: Readable, coding: Coding): Readable {
+  const decoder = DECOMPRESSORS[coding]();
+  const out = new PassThrough() as PassThrough & { receivedEncodedLength: number };
+  out.receivedEncodedLength = 0;
+  payload.on('data', (chunk: Buffer) => {
+    out.receivedEncodedLength += chunk.length;
+  });
+  const fail = () =>
+    out.destroy(errors.badRequest(`Malformed body: it is not valid ${coding} (Content-Encoding: ${coding})`));
+  decoder.on('error', fail);
+  payload.on('error', (err) => out.destroy(err));
+  out.on('close', () => {
+    payload.unpipe(decoder);
+    decoder.destroy();
+  });
+  payload.pipe(decoder).pipe(out);
+  return out;
 }
 
 /**
@@ -46,9 +88,11 @@ export function installInputParsing(app: FastifyInstance): void {
   // JSON only (no text/plain or form parser), and an empty JSON body is an empty object.
   const json = app.getDefaultJsonParser('error', 'error');
   app.removeAllContentTypeParsers();
+  app.addHook('preParsing', async (request, _reply, payload) => {
+    const coding = codingOf(request);
+    return coding ? decompressed(payload, coding) : payload;
+  });
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
-    const problem = encodingProblem(request);
-    if (problem) return done(errors.badRequest(problem), undefined);
     let text: string;
     try {
       // Invalid UTF-8 would otherwise become U+FFFD in silence (whatever charset the header names).
