@@ -205,15 +205,16 @@ describeOnServer('WORKERS=2 on one PostgreSQL database', () => {
       'erp_agr/com_comum/actions/importPessoa',
       `codigo,nome,tipoPessoa\n${Array.from({ length: rows }, (_, i) => `W${i},Pessoa ${i},F`).join('\n')}\n`,
     );
-    await waitFor(node, 'the import to finish', async () => {
+    const job = () =>
+      db.query<{ attempts: number; state: string }>('select attempts, state from jobs where id = $1', [
+        importJobId,
+      ]);
+    // The import says done in its last batch; its job, a moment later, when the job's transaction ends.
+    await waitFor(node, 'the import and its job to finish', async () => {
       const s = await ok(node, 'acme', key, 'platform/imports/queries/getImport', { importJobId });
-      return s.state === 'done';
+      return s.state === 'done' && (await job()).rows[0]?.state === 'done';
     });
-    const job = await db.query<{ attempts: number; state: string }>(
-      'select attempts, state from jobs where id = $1',
-      [importJobId],
-    );
-    expect(job.rows).toEqual([{ attempts: 1, state: 'done' }]);
+    expect((await job()).rows).toEqual([{ attempts: 1, state: 'done' }]);
     const imported = await db.query<{ n: number }>(
       `select count(*)::int as n from com_pessoa where tenant = 'acme' and codigo like 'W%'`,
     );
