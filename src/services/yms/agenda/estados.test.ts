@@ -305,7 +305,7 @@ describe('iniciarAgendamento', () => {
     expect(c2.json().controlador).toMatchObject({ sequenciaCircuitoId: outro.sequencias[1]!.id });
   });
 
-  it('a type’s circuit the yard refuses (inactive) is 409 and keeps nothing; a type without one runs without the yard', async () => {
+  it('a type’s circuit the yard refuses (inactive), or without a vehicle, is 409 and keeps nothing; a type without one runs without the yard', async () => {
     const y = await yard({ ativo: false });
     const [tipo, semCircuito] = await seedTipos(t, 'acme', [
       makeTipo({ circuitoId: y.circuitoId }),
@@ -321,6 +321,12 @@ describe('iniciarAgendamento', () => {
     expect(res.json().message).toMatch(/pátio recusou/);
     expect(await tableCounts(t.db)).toEqual(before);
     expect(await agendaRow(t, 'acme', a!.id)).toMatchObject({ status: 'AGENDADO', circuitoId: null });
+    // As with a recorded circuit, an agenda without a vehicle cannot run the type's circuit.
+    const [ativo] = await seedTipos(t, 'acme', [makeTipo({ circuitoId: (await yard()).circuitoId })]);
+    const [semVeiculo] = await seedAgendas(t, 'acme', [makeAgenda({ tipoAgendamentoId: ativo!.id })]);
+    const sem = await acme('actions/iniciarAgendamento', { agenda: semVeiculo!.id });
+    expect(sem.statusCode, sem.body).toBe(409);
+    expect((await agendaRow(t, 'acme', semVeiculo!.id)).status).toBe('AGENDADO');
     const ok = await acme('actions/iniciarAgendamento', { agenda: b!.id });
     expect(ok.statusCode, ok.body).toBe(200);
     expect(ok.json().agenda.inicioExecucao).toBeUndefined();
