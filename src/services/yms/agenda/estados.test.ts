@@ -20,10 +20,12 @@ import {
   agendaRow,
   historico,
   makeAgenda,
+  makeTipo,
   type Status,
   seedAgendas,
   seedPatioDaPlanta,
   seedPlanta,
+  seedTipos,
 } from './fixtures.ts';
 
 // The agenda's state actions after the hand-over (spec 000 §3; docs/agenda.md): the whole state
@@ -260,6 +262,74 @@ describe('iniciarAgendamento', () => {
       execucaoCircuitoId: agenda.execucaoCircuitoId,
       sequenciaCircuitoId: y.sequencias[0]!.id,
     });
+  });
+
+  it('without a recorded circuit, starts the type’s circuit at its first sequence; the recorded one wins', async () => {
+    const y = await yard();
+    const outro = await yard();
+    const [tipo] = await seedTipos(t, 'acme', [makeTipo({ circuitoId: y.circuitoId })]);
+    const [semCircuito, gravado] = await seedAgendas(t, 'acme', [
+      makeAgenda({
+        tipoAgendamentoId: tipo!.id,
+        veiculoId: y.veiculos[0]!.id,
+        motoristaId: y.motoristas[0]!.id,
+      }),
+      makeAgenda({
+        tipoAgendamentoId: tipo!.id,
+        status: 'AGUARDANDO_INTEGRACAO',
+        circuitoId: outro.circuitoId,
+        sequenciaInicialId: outro.sequencias[1]!.id,
+        veiculoId: y.veiculos[1]!.id,
+        motoristaId: y.motoristas[1]!.id,
+      }),
+    ]);
+    const res = await acme('actions/iniciarAgendamento', { agenda: semCircuito!.id });
+    expect(res.statusCode, res.body).toBe(200);
+    const agenda = res.json().agenda;
+    expect(agenda).toMatchObject({
+      status: 'EXECUTANDO',
+      inicioExecucao: 'INICIADO',
+      circuitoId: y.circuitoId,
+      execucaoCircuitoId: expect.any(String),
+    });
+    const c = await patio('queries/buscaControladorAtivo', { agendaId: semCircuito!.id });
+    expect(c.json().controlador).toMatchObject({
+      execucaoCircuitoId: agenda.execucaoCircuitoId,
+      sequenciaCircuitoId: y.sequencias[0]!.id,
+    });
+
+    const res2 = await acme('actions/iniciarAgendamento', { agenda: gravado!.id });
+    expect(res2.statusCode, res2.body).toBe(200);
+    expect(res2.json().agenda).toMatchObject({ circuitoId: outro.circuitoId, inicioExecucao: 'INICIADO' });
+    const c2 = await patio('queries/buscaControladorAtivo', { agendaId: gravado!.id });
+    expect(c2.json().controlador).toMatchObject({ sequenciaCircuitoId: outro.sequencias[1]!.id });
+  });
+
+  it('a type’s circuit the yard refuses (inactive), or without a vehicle, is 409 and keeps nothing; a type without one runs without the yard', async () => {
+    const y = await yard({ ativo: false });
+    const [tipo, semCircuito] = await seedTipos(t, 'acme', [
+      makeTipo({ circuitoId: y.circuitoId }),
+      makeTipo(),
+    ]);
+    const [a, b] = await seedAgendas(t, 'acme', [
+      makeAgenda({ tipoAgendamentoId: tipo!.id, veiculoId: y.veiculos[0]!.id }),
+      makeAgenda({ tipoAgendamentoId: semCircuito!.id, veiculoId: y.veiculos[1]!.id }),
+    ]);
+    const before = await tableCounts(t.db);
+    const res = await acme('actions/iniciarAgendamento', { agenda: a!.id });
+    expect(res.statusCode, res.body).toBe(409);
+    expect(res.json().message).toMatch(/pátio recusou/);
+    expect(await tableCounts(t.db)).toEqual(before);
+    expect(await agendaRow(t, 'acme', a!.id)).toMatchObject({ status: 'AGENDADO', circuitoId: null });
+    // As with a recorded circuit, an agenda without a vehicle cannot run the type's circuit.
+    const [ativo] = await seedTipos(t, 'acme', [makeTipo({ circuitoId: (await yard()).circuitoId })]);
+    const [semVeiculo] = await seedAgendas(t, 'acme', [makeAgenda({ tipoAgendamentoId: ativo!.id })]);
+    const sem = await acme('actions/iniciarAgendamento', { agenda: semVeiculo!.id });
+    expect(sem.statusCode, sem.body).toBe(409);
+    expect((await agendaRow(t, 'acme', semVeiculo!.id)).status).toBe('AGENDADO');
+    const ok = await acme('actions/iniciarAgendamento', { agenda: b!.id });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json().agenda.inicioExecucao).toBeUndefined();
   });
 
   it('is 409 when the vehicle is already in a running execution, and nothing changes', async () => {

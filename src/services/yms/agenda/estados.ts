@@ -17,6 +17,7 @@ import {
   type StatusAgendamento,
 } from './states.ts';
 import { agenda } from './tables/agendas.ts';
+import { tipoAgendamento } from './tables/tipos.ts';
 
 // The state actions after the hand-over (spec 000 §3, §4.5; docs/agenda.md "Starting, finishing,
 // cancelling"): iniciarAgendamento, finalizarAgendamento and the two reactions to a cancelled
@@ -110,6 +111,12 @@ async function iniciarNoPatio(ctx: Ctx, atual: AgendaRow): Promise<string> {
   }
 }
 
+/** The yard circuit the agenda's appointment type names, if any. */
+async function circuitoDoTipo(ctx: Ctx, tipoAgendamentoId: string): Promise<string | null> {
+  const [tipo] = await ctx.store.select(tipoAgendamento, eq(tipoAgendamento.id, tipoAgendamentoId));
+  return tipo?.circuitoId ?? null;
+}
+
 /** iniciarAgendamento on a locked agenda (docs/agenda.md "iniciarAgendamento"). */
 export async function iniciar(ctx: Ctx, atual: AgendaRow, validated: boolean): Promise<AgendaRow> {
   exigirOrigem(atual, 'iniciarAgendamento');
@@ -119,9 +126,17 @@ export async function iniciar(ctx: Ctx, atual: AgendaRow, validated: boolean): P
   // either run one after the other, and the second one sees the first (docs/agenda.md).
   await exigirLivres(ctx, atual, validated);
   const changes: Partial<AgendaRow> = { motivoDeFalha: null, inicioExecucao: null, execucaoCircuitoId: null };
+  // The circuit recorded by aguardarIntegracao (with its sequence and spot) wins; without one, the
+  // appointment type's circuit starts at its first sequence, and the agenda records it.
+  const doTipo = atual.circuitoId ? null : await circuitoDoTipo(ctx, atual.tipoAgendamentoId);
   if (atual.circuitoId) {
     changes.execucaoCircuitoId = await iniciarNoPatio(ctx, atual);
     changes.inicioExecucao = 'INICIADO';
+  } else if (doTipo) {
+    const comCircuito = { ...atual, circuitoId: doTipo, sequenciaInicialId: null, vagaInicialId: null };
+    changes.execucaoCircuitoId = await iniciarNoPatio(ctx, comCircuito);
+    changes.inicioExecucao = 'INICIADO';
+    changes.circuitoId = doTipo;
   }
   const motivo =
     atual.status === 'EXECUTANDO'

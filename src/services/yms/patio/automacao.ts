@@ -14,10 +14,11 @@ import {
 } from './automacao-schemas.ts';
 import { E } from './errors.ts';
 import { parseVariaveis } from './execucoes.ts';
+import { entregarVagasDaPlanta } from './fila.ts';
 import { avaliarCondicao, COMANDOS, executarComando, resolverRotina, validarParametros } from './rotinas.ts';
 import { CONDICOES } from './rotinas-condicoes.ts';
 import { type Escopo, resolverEscopo } from './rotinas-escopo.ts';
-import { processarEtapa, raiz } from './rotinas-etapas.ts';
+import { atenderEntregas, processarEtapa, raiz } from './rotinas-etapas.ts';
 import { logDe, registrarLog } from './rotinas-log.ts';
 import { type OPERADORES, type Parte, TIPOS_ROTINA, type TipoRotina } from './rotinas-tipos.ts';
 import { circuito } from './tables/circuitos.ts';
@@ -197,6 +198,9 @@ export const automacao = {
     handler: async (ctx, input) => {
       const [p] = await ctx.store.select(planta, eq(planta.id, input.plantaId));
       if (!p) throw E.plantaNotFound({ id: input.plantaId });
+      // Spots freed outside a hand-over go to the plant's queues first (docs/patio.md "Queues").
+      await entregarVagasDaPlanta(ctx, p.id);
+      await atenderEntregas(ctx);
       const rows = await ctx.tx
         .select({ id: execucaoCircuito.id })
         .from(execucaoCircuito)

@@ -138,6 +138,13 @@ export const area = defineEntity({
     descricao: Str(100, undefined, 1),
     tipo: Enum(TIPOS_AREA, { description: 'kind of area' }),
     ativo: opt(Type.Boolean({ description: 'default true' })),
+    ws_users: opt(
+      Type.String({
+        maxLength: 2000,
+        description:
+          'who gets the area’s queue events (wsFilaItem): comma-separated user names; empty, every console',
+      }),
+    ),
   }),
   hooks: {
     beforeSave: async (ctx, next, previous) => {

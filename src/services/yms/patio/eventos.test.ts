@@ -220,17 +220,19 @@ describe('inconsistent events are refused and change nothing', () => {
     expect(await tableCounts(t.db)).toEqual(before);
   });
 
-  it('no free spot in the area: 422 and nothing changes', async () => {
+  it('no free spot in the area: 200, the arrival recorded, the vehicle waits in its queue (fila.test.ts)', async () => {
     const v = veiculos[1]!;
-    const before = await tableCounts(t.db);
     const res = await evento('vehicleEnteredAreaInYard', {
       plantaId: ids.planta,
       veiculoId: v.id,
       areaId: ids.lotada,
     });
-    expect(res.statusCode).toBe(422);
-    expect(res.json().message).toMatch(/Nenhuma vaga livre na área LOT/);
-    expect(await tableCounts(t.db)).toEqual(before);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await vagaDe(v.id)).toBeUndefined();
+    const fila = await acme('queries/buscarFilaArea', { areaId: ids.lotada });
+    expect(fila.json().content).toMatchObject([{ posicao: 1, placa: v.placa, veiculoId: v.id }]);
+    const chegadas = await acme('queries/buscarHistoricoControleChegada', { areaId: ids.lotada });
+    expect(chegadas.json().content.at(-1)).toMatchObject({ veiculoId: v.id });
   });
 
   it('bad input: no vehicle (400), no area where required (400), unknown plate (404), foreign area (422)', async () => {

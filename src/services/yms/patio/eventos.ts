@@ -1,5 +1,4 @@
 import { and, desc, eq, isNull } from 'drizzle-orm';
-import { inSavepoint } from '../../../platform/core/db/savepoint.ts';
 import type { Ctx } from '../../../platform/core/declarations.ts';
 import { event, query } from '../../../platform/core/registry.ts';
 import { DateTime, Record as SpecRecord, type Static, Type } from '../../../platform/core/schema.ts';
@@ -15,13 +14,13 @@ import {
 } from './execucao-consultas.ts';
 import { finalizarExecucao } from './execucao-etapas.ts';
 import { trocarMotorista } from './execucao-inicio.ts';
-import { avaliarCondicaoDaEtapa, avancar } from './rotinas.ts';
-import { processarEtapa } from './rotinas-etapas.ts';
+import { entregarVagas, esperar, filaVazia, itemDoVeiculo, sairDaFila, temVagas } from './fila.ts';
+import { atenderEntregas, avancarSeProxima, processarEtapa } from './rotinas-etapas.ts';
 import { area, planta, vaga } from './tables/plantas.ts';
 import { controleArea, presencaPatio } from './tables/presencas.ts';
 import { motorista, veiculo } from './tables/veiculos.ts';
-import { travarVeiculoMotorista } from './travas.ts';
-import { alocarVaga, liberarVaga } from './vagas.ts';
+import { travarAreas, travarVeiculoMotorista } from './travas.ts';
+import { liberarVaga, tomarVagaLivre } from './vagas.ts';
 
 // The yard events (spec 000 §4.3, §6; docs/patio.md "Yard events"): a vehicle enters the yard, an
 // area of it, leaves it; the driver of an execution changes. Each applies its effect in the
@@ -138,23 +137,6 @@ const sairDaArea = (ctx: Ctx, veiculoId: string, quando: Date) =>
     and(eq(controleArea.veiculoId, veiculoId), isNull(controleArea.saidaEm)),
   );
 
-/** Advances the execution when the area is where its next sequence happens. */
-async function avancarSeProxima(ctx: Ctx, exec: ExecucaoRow, areaId: string, f: Fato, evento: string) {
-  const sequencias = await sequenciasDe(ctx, exec.circuitoId);
-  const i = sequencias.findIndex((s) => s.id === exec.sequenciaAtualId);
-  const proxima = sequencias[i + 1];
-  if (proxima?.areaId !== areaId) return exec;
-  // The truck is there whatever the step's condition says: a condition that does not hold keeps the
-  // execution where it was, and the event is still recorded. The condition is evaluated (and logged)
-  // outside the savepoint, so that the log of a refusal is kept.
-  const condicao = await avaliarCondicaoDaEtapa(ctx, exec, proxima);
-  if (condicao && !condicao.resultado) return exec;
-  const movida = await inSavepoint(ctx, () =>
-    avancar(ctx, exec, origemEvento(evento), { quando: f.quando, ignorarCondicao: true }),
-  );
-  return movida.ok ? movida.value : exec;
-}
-
 /** The arrival of the vehicle in an area: the arrival row, and the execution's step when it is next. */
 async function chegarNaArea(
   ctx: Ctx,
@@ -162,13 +144,16 @@ async function chegarNaArea(
   areaId: string,
   motoristaId: string | null,
   evento: string,
-  fechada = false,
+  opcoes: { fechada?: boolean; naFila?: boolean } = {},
 ) {
+  const fechada = opcoes.fechada ?? false;
   await sairDaArea(ctx, f.veiculo.id, f.quando);
   const principal = await execucaoEmAndamento(ctx, { veiculoId: f.veiculo.id });
-  // A running branch is where the truck is in its circuit: it is the one that moves.
+  // A running branch is where the truck is in its circuit: it is the one that moves. A truck
+  // waiting in the area's queue has not reached the step yet: it moves when it gets its spot.
   let exec = principal ? await execucaoAtiva(ctx, principal) : undefined;
-  if (exec) exec = await avancarSeProxima(ctx, exec, areaId, f, evento);
+  if (exec && !opcoes.naFila)
+    exec = await avancarSeProxima(ctx, exec, areaId, f.quando, origemEvento(evento));
   if (principal) await processarEtapa(ctx, principal.id);
   await ctx.store.insert(controleArea, [
     {
@@ -184,6 +169,56 @@ async function chegarNaArea(
     },
   ]);
   return exec;
+}
+
+/**
+ * The vehicle leaves its spot and its queue (out of the yard), under the locks of their areas:
+ * the spot goes to the first vehicle waiting there.
+ */
+async function sairDeVagaEFila(ctx: Ctx, veiculoId: string) {
+  const [atual] = await ctx.store.select(vaga, eq(vaga.veiculoId, veiculoId));
+  const item = await itemDoVeiculo(ctx, veiculoId);
+  await travarAreas(ctx, [atual?.areaId, item?.areaId]);
+  if (item) await sairDaFila(ctx, veiculoId);
+  if (atual && (await liberarVaga(ctx, veiculoId))) await entregarVagas(ctx, atual.areaId);
+}
+
+/**
+ * The spot of a vehicle reported into an area (docs/patio.md "Queues"): it keeps the spot or the
+ * place in the queue it holds there; otherwise it leaves its spot and its queue elsewhere, and in
+ * an area with spots it takes the first free one, or, with none free or others waiting, joins the
+ * area's queue. A report is never refused for lack of room. Decided under the locks of the areas
+ * involved, taken in one order. Answers whether the vehicle waits in the area's queue.
+ */
+async function ocuparOuEsperar(ctx: Ctx, f: Fato, areaId: string, motoristaId: string | null) {
+  const [atual] = await ctx.store.select(vaga, eq(vaga.veiculoId, f.veiculo.id));
+  if (atual?.areaId === areaId) return false;
+  const item = await itemDoVeiculo(ctx, f.veiculo.id);
+  if (item?.areaId === areaId) return true;
+  const comVagas = await temVagas(ctx, areaId);
+  await travarAreas(ctx, [atual?.areaId, item?.areaId, comVagas ? areaId : undefined]);
+  if (item) await sairDaFila(ctx, f.veiculo.id);
+  if (atual && (await liberarVaga(ctx, f.veiculo.id))) await entregarVagas(ctx, atual.areaId);
+  if (!comVagas) return false;
+  // Spots freed without a hand-over (a spot created, unblocked) go to those already waiting first.
+  await entregarVagas(ctx, areaId);
+  if (
+    (await filaVazia(ctx, areaId)) &&
+    (await tomarVagaLivre(ctx, areaId, f.veiculo.id, f.veiculo.placa, { esperar: true }))
+  )
+    return false;
+  const exec = await execucaoEmAndamento(ctx, { veiculoId: f.veiculo.id });
+  await esperar(ctx, {
+    areaId,
+    veiculoId: f.veiculo.id,
+    placa: f.veiculo.placa,
+    motoristaId: motoristaId ?? exec?.motoristaId ?? null,
+    execucaoCircuitoId: exec?.id ?? null,
+    agendaId: exec?.agendaId ?? null,
+    origem: f.origem,
+    desde: f.quando,
+  });
+  return true;
 }
 
 const unique = (err: unknown) => {
@@ -240,24 +275,10 @@ export const eventos = {
       const f = await fato(ctx, input);
       const a = f.area!;
       const presenca = await presencaNaPlanta(ctx, f);
-      // The vehicle left the spot it held in another area; it keeps the one it holds in this one.
-      const [atual] = await ctx.store.select(vaga, eq(vaga.veiculoId, f.veiculo.id));
-      if (atual?.areaId !== a.id) {
-        if (atual) await liberarVaga(ctx, f.veiculo.id);
-        const [comVagas] = await ctx.tx
-          .select({ id: vaga.id })
-          .from(vaga)
-          .where(ctx.store.scope(vaga, eq(vaga.areaId, a.id)))
-          .limit(1);
-        if (comVagas) await alocarVaga(ctx, a.id, f.veiculo.id);
-      }
-      await chegarNaArea(
-        ctx,
-        f,
-        a.id,
-        input.motoristaId ?? presenca.motoristaId ?? null,
-        'vehicleEnteredAreaInYard',
-      );
+      const motoristaId = input.motoristaId ?? presenca.motoristaId ?? null;
+      const naFila = await ocuparOuEsperar(ctx, f, a.id, motoristaId);
+      await chegarNaArea(ctx, f, a.id, motoristaId, 'vehicleEnteredAreaInYard', { naFila });
+      await atenderEntregas(ctx);
       return undefined as never;
     },
   }),
@@ -271,10 +292,12 @@ export const eventos = {
     handler: async (ctx, input) => {
       const f = await fato(ctx, input);
       const presenca = await presencaNaPlanta(ctx, f);
-      await liberarVaga(ctx, f.veiculo.id);
+      await sairDeVagaEFila(ctx, f.veiculo.id);
       let exec: ExecucaoRow | undefined;
       if (f.area)
-        exec = await chegarNaArea(ctx, f, f.area.id, input.motoristaId ?? null, 'vehicleExitedYard', true);
+        exec = await chegarNaArea(ctx, f, f.area.id, input.motoristaId ?? null, 'vehicleExitedYard', {
+          fechada: true,
+        });
       else {
         await sairDaArea(ctx, f.veiculo.id, f.quando);
         exec = await execucaoEmAndamento(ctx, { veiculoId: f.veiculo.id });
@@ -289,6 +312,7 @@ export const eventos = {
         { saidaEm: f.quando, areaSaidaId: f.area?.id ?? null, origemSaida: f.origem },
         eq(presencaPatio.id, presenca.id),
       );
+      await atenderEntregas(ctx);
       return undefined as never;
     },
   }),

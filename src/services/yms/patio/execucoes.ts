@@ -13,13 +13,13 @@ import {
 } from './execucao-consultas.ts';
 import { cancelarExecucao, gravarVariaveis } from './execucao-etapas.ts';
 import { iniciarExecucao } from './execucao-inicio.ts';
+import { liberarVagaDoVeiculo } from './fila.ts';
 import { exigirCondicao } from './rotinas.ts';
-import { processarEtapa } from './rotinas-etapas.ts';
+import { atenderEntregas, processarEtapa } from './rotinas-etapas.ts';
 import { circuito, sequenciaCircuito } from './tables/circuitos.ts';
 import { execucaoCircuito, execucaoCircuitoImagem } from './tables/execucoes.ts';
 import { area } from './tables/plantas.ts';
 import { travarVeiculoMotorista } from './travas.ts';
-import { liberarVaga } from './vagas.ts';
 
 // The queries and actions over circuit executions (spec 000 §4.1, §4.2; docs/patio.md
 // "Executions"): finding them by sequence and vehicle, counting them, the controller in charge,
@@ -335,7 +335,7 @@ export const execucoes = {
       const row = await execucaoEmAndamentoOf(ctx, input.execucaoCircuitoId);
       const motivo = input.motivo?.trim() || null;
       const cancelada = await cancelarExecucao(ctx, row, motivo, origemManual(ctx));
-      const vaga = row.veiculoId ? await liberarVaga(ctx, row.veiculoId) : undefined;
+      const vaga = row.veiculoId ? await liberarVagaDoVeiculo(ctx, row.veiculoId) : undefined;
       await ctx.emit('yms/patio/execucaoCircuitoCancelada', {
         execucaoCircuitoId: row.id,
         circuitoId: row.circuitoId,
@@ -345,6 +345,8 @@ export const execucoes = {
         ...(vaga ? { vagaLiberadaId: vaga.id } : {}),
         ...(motivo ? { motivo } : {}),
       });
+      // The spot freed went to the first vehicle waiting there, whose automation runs now.
+      await atenderEntregas(ctx);
       return { circuitoCancelado: await lerExecucao(ctx, cancelada) };
     },
   }),

@@ -2,12 +2,21 @@ import { and, eq } from 'drizzle-orm';
 import { inSavepoint } from '../../../platform/core/db/savepoint.ts';
 import type { Ctx } from '../../../platform/core/declarations.ts';
 import type { ExecucaoRow } from './execucao.ts';
-import { etapaAberta, ramoDaEtapa, ramoEmAndamento, sequenciasDe } from './execucao-consultas.ts';
+import {
+  etapaAberta,
+  execucaoAtiva,
+  execucaoEmAndamento,
+  ramoDaEtapa,
+  ramoEmAndamento,
+  sequenciasDe,
+} from './execucao-consultas.ts';
 import { iniciarRamo } from './execucao-inicio.ts';
+import { type Entrega, tomarEntregas } from './fila.ts';
 import { avaliarCondicaoDaEtapa, avancar, executarComando, SISTEMA, sequenciaAtual } from './rotinas.ts';
 import { resolverEscopo } from './rotinas-escopo.ts';
 import { registrarLog } from './rotinas-log.ts';
 import { execucaoCircuito } from './tables/execucoes.ts';
+import { vaga } from './tables/plantas.ts';
 import { logRotina } from './tables/rotinas.ts';
 
 // The step automation (docs/patio.md "Conditions and commands"): at an execution's current step,
@@ -56,6 +65,12 @@ async function comandoJaExecutado(ctx: Ctx, execId: string, etapaN: number): Pro
  * MAX_PASSOS_AUTOMATICOS moves.
  */
 export async function processarEtapa(ctx: Ctx, execucaoId: string): Promise<void> {
+  await processarDesde(ctx, execucaoId);
+  // A command of the automation may have freed a spot that a queue handed on (fila.ts).
+  await atenderEntregas(ctx);
+}
+
+async function processarDesde(ctx: Ctx, execucaoId: string): Promise<void> {
   let id = execucaoId;
   for (let passo = 0; passo < MAX_PASSOS_AUTOMATICOS; passo++) {
     const [exec] = await ctx.tx
@@ -118,4 +133,56 @@ export async function processarEtapa(ctx: Ctx, execucaoId: string): Promise<void
     });
     if (!run.sucesso) return;
   }
+}
+
+/**
+ * Advances the execution when the area is where its next sequence happens (a vehicle's arrival
+ * there). The truck is there whatever the step's condition says: a condition that does not hold
+ * keeps the execution where it was, and the arrival is still recorded. The condition is evaluated
+ * (and logged) outside the savepoint, so that the log of a refusal is kept.
+ */
+export async function avancarSeProxima(
+  ctx: Ctx,
+  exec: ExecucaoRow,
+  areaId: string,
+  quando: Date,
+  origem: string,
+): Promise<ExecucaoRow> {
+  const sequencias = await sequenciasDe(ctx, exec.circuitoId);
+  const i = sequencias.findIndex((s) => s.id === exec.sequenciaAtualId);
+  const proxima = sequencias[i + 1];
+  if (proxima?.areaId !== areaId) return exec;
+  const condicao = await avaliarCondicaoDaEtapa(ctx, exec, proxima);
+  if (condicao && !condicao.resultado) return exec;
+  const movida = await inSavepoint(ctx, () => avancar(ctx, exec, origem, { quando, ignorarCondicao: true }));
+  return movida.ok ? movida.value : exec;
+}
+
+/** The transactions running atenderEntregas (the automation it runs may hand more spots on). */
+const atendendo = new WeakSet<object>();
+
+/**
+ * Runs the arrival automation of every vehicle a queue handed a spot to in this transaction
+ * (docs/patio.md "Queues"), as if it had just arrived: its execution advances when the area is
+ * its next step's, then the step automation runs.
+ */
+export async function atenderEntregas(ctx: Ctx): Promise<void> {
+  if (atendendo.has(ctx.tx)) return;
+  atendendo.add(ctx.tx);
+  try {
+    for (let lote = tomarEntregas(ctx); lote.length > 0; lote = tomarEntregas(ctx))
+      for (const e of lote) await chegadaPelaFila(ctx, e);
+  } finally {
+    atendendo.delete(ctx.tx);
+  }
+}
+
+async function chegadaPelaFila(ctx: Ctx, e: Entrega): Promise<void> {
+  // A savepoint rolled back since may have undone the hand-over.
+  const [ainda] = await ctx.store.select(vaga, and(eq(vaga.id, e.vagaId), eq(vaga.veiculoId, e.veiculoId)));
+  if (!ainda) return;
+  const principal = await execucaoEmAndamento(ctx, { veiculoId: e.veiculoId });
+  if (!principal) return;
+  await avancarSeProxima(ctx, await execucaoAtiva(ctx, principal), e.areaId, e.quando, `FILA:${e.areaId}`);
+  await processarDesde(ctx, principal.id);
 }

@@ -6,6 +6,7 @@ import type { ExecucaoRow } from './execucao.ts';
 import { ramoEmAndamento, sequenciasDe } from './execucao-consultas.ts';
 import { avancarEtapa, finalizarExecucao, gravarVariaveis, retornarEtapa } from './execucao-etapas.ts';
 import { iniciarRamo } from './execucao-inicio.ts';
+import { entregarVagas, itemDoVeiculo, liberarVagaDoVeiculo, sairDaFila } from './fila.ts';
 import { CONDICOES } from './rotinas-condicoes.ts';
 import { type Alcance, execucaoDo, precisa, resolverEscopo, veiculoDo } from './rotinas-escopo.ts';
 import { registrarLog } from './rotinas-log.ts';
@@ -22,7 +23,8 @@ import {
 import { sequenciaCircuito } from './tables/circuitos.ts';
 import { vaga } from './tables/plantas.ts';
 import { rotina } from './tables/rotinas.ts';
-import { alocarVaga, liberarVaga } from './vagas.ts';
+import { travarAreas } from './travas.ts';
+import { alocarVaga } from './vagas.ts';
 
 // Conditions and commands (docs/patio.md "Conditions and commands"): the built-in set, the
 // tenant's own made of built-in parts, their evaluation against a scope (escopoRotina), the log of
@@ -67,7 +69,13 @@ export const COMANDOS: Record<string, Builtin<Efeito>> = {
       const [atual] = await ctx.store.select(vaga, eq(vaga.veiculoId, veiculoId));
       if (atual?.areaId === areaId)
         return { mensagem: `já ocupa a vaga rua ${atual.rua}, número ${atual.numero}` };
-      if (atual) await liberarVaga(ctx, veiculoId);
+      // Under the locks of the areas: the spot it leaves goes to the first one waiting there, and
+      // those waiting here come first (docs/patio.md "Queues").
+      const item = await itemDoVeiculo(ctx, veiculoId);
+      await travarAreas(ctx, [atual?.areaId, item?.areaId, areaId]);
+      if (item) await sairDaFila(ctx, veiculoId);
+      if (atual) await liberarVagaDoVeiculo(ctx, veiculoId);
+      await entregarVagas(ctx, areaId);
       const v = await alocarVaga(ctx, areaId, veiculoId);
       return { mensagem: `vaga rua ${v.rua}, número ${v.numero} alocada` };
     },
@@ -76,7 +84,7 @@ export const COMANDOS: Record<string, Builtin<Efeito>> = {
     descricao: 'Libera a vaga que o veículo ocupa, se alguma',
     parametros: [],
     run: async (ctx, a) => {
-      const v = await liberarVaga(ctx, veiculoDo(a));
+      const v = await liberarVagaDoVeiculo(ctx, veiculoDo(a));
       return {
         mensagem: v ? `vaga rua ${v.rua}, número ${v.numero} liberada` : 'o veículo não ocupava vaga',
       };

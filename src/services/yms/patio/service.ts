@@ -14,6 +14,7 @@ import { patioEntities } from './entities.ts';
 import { etapas } from './etapas.ts';
 import { eventos } from './eventos.ts';
 import { execucoes } from './execucoes.ts';
+import { filas } from './fila.ts';
 import { patioExports, patioImports, TRANSFER_KINDS } from './importacoes.ts';
 import { referencias } from './referencias.ts';
 import { rotina } from './rotinas-tenant.ts';
@@ -41,6 +42,7 @@ export default defineService({
     ...agendas,
     ...execucoes,
     ...eventos,
+    ...filas,
     ...automacao,
     ...etapas,
     ...veiculos,

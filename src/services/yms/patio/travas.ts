@@ -1,5 +1,6 @@
-import { type SQL, sql } from 'drizzle-orm';
+import { asc, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Ctx } from '../../../platform/core/declarations.ts';
+import { area } from './tables/plantas.ts';
 
 // The lock of a vehicle's and a driver's running state, published by yms/patio (the owner of
 // vehicles and drivers, in its contract.ts) for every path that puts one of them to work: yms/agenda's
@@ -36,4 +37,23 @@ export async function travarVeiculoMotorista(ctx: Pick<Ctx, 'tx' | 'store'>, o: 
   // The select list is evaluated left to right: the locks are taken in the sorted order.
   const travas: SQL[] = chaves.map((k) => sql`pg_advisory_xact_lock(hashtextextended(${k}, 0))`);
   await ctx.tx.execute(sql`select ${sql.join(travas, sql`, `)}`);
+}
+
+/**
+ * Locks the areas' rows (FOR NO KEY UPDATE: a reference to the area, as an arrival's, does not
+ * wait on it), in id order so that two transactions locking the same areas cannot deadlock. The
+ * arrivals into an area, its queue and the edits of its spots are decided under it (fila.ts).
+ */
+export async function travarAreas(
+  ctx: Pick<Ctx, 'tx' | 'store'>,
+  ids: Array<string | null | undefined>,
+): Promise<void> {
+  const unicos = [...new Set(ids.filter((id): id is string => !!id))].sort();
+  if (unicos.length === 0) return;
+  await ctx.tx
+    .select({ id: area.id })
+    .from(area)
+    .where(ctx.store.scope(area, inArray(area.id, unicos)))
+    .orderBy(asc(area.id))
+    .for('no key update');
 }

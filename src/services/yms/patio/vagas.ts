@@ -58,14 +58,41 @@ export async function alocarVaga(ctx: YardTx, areaId: string, veiculoId: string)
   const [atual] = await ctx.store.select(vaga, eq(vaga.veiculoId, veiculoId));
   if (atual)
     throw E.veiculoJaEmVaga({ placa: v.placa, rua: atual.rua, numero: atual.numero, areaId: atual.areaId });
-  const [candidata] = await ctx.tx
-    .select({ id: vaga.id })
-    .from(vaga)
-    .where(ctx.store.scope(vaga, livre(areaId)))
-    .orderBy(...ordemAlocacao)
-    .limit(1)
-    .for('update', { skipLocked: true });
-  if (!candidata) throw E.semVagaLivre({ codigo: a.codigo, id: a.id });
+  const row = await tomarVagaLivre(ctx, areaId, veiculoId, v.placa);
+  if (!row) throw E.semVagaLivre({ codigo: a.codigo, id: a.id });
+  return row;
+}
+
+/**
+ * The first free spot of the area, locked and occupied by the vehicle, or undefined when none is
+ * free; the checks of alocarVaga are the caller's. By default a spot another transaction holds is
+ * skipped (SKIP LOCKED). The queues (fila.ts) hand spots on through it with `esperar`: they hold the
+ * area's lock, so no other arrival competes, and a spot held for a moment by an edit is waited for
+ * rather than skipped (a truck must not queue while a spot is free). A row that no longer matches
+ * once the holder committed drops out of a LIMIT 1, so the pick is retried while a spot is free.
+ */
+export async function tomarVagaLivre(
+  ctx: YardTx,
+  areaId: string,
+  veiculoId: string,
+  placa: string,
+  opcoes: { esperar?: boolean } = {},
+): Promise<VagaRow | undefined> {
+  const escolher = () =>
+    ctx.tx
+      .select({ id: vaga.id })
+      .from(vaga)
+      .where(ctx.store.scope(vaga, livre(areaId)))
+      .orderBy(...ordemAlocacao)
+      .limit(1);
+  let [candidata] = await (opcoes.esperar
+    ? escolher().for('update')
+    : escolher().for('update', { skipLocked: true }));
+  for (let tentativa = 0; opcoes.esperar && !candidata && tentativa < 5; tentativa++) {
+    if ((await escolher()).length === 0) break;
+    [candidata] = await escolher().for('update');
+  }
+  if (!candidata) return undefined;
   try {
     const [row] = await ctx.store
       .update(
@@ -82,7 +109,7 @@ export async function alocarVaga(ctx: YardTx, areaId: string, veiculoId: string)
       .returning();
     return row!;
   } catch (err) {
-    vagaDoVeiculoRepetida(err, v.placa);
+    vagaDoVeiculoRepetida(err, placa);
   }
 }
 

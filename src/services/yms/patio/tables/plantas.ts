@@ -37,6 +37,11 @@ export const area = pgTable(
     descricao: text('descricao').notNull(),
     tipo: text('tipo').notNull(),
     ativo: boolean('ativo').notNull().default(true),
+    /**
+     * Who gets the area's queue events (wsFilaItem): comma-separated user names; empty, every
+     * console watching the yard (docs/patio.md "Queues").
+     */
+    ws_users: text('ws_users'),
   },
   (t) => [
     tenantPrimaryKey(t),

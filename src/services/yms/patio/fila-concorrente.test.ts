@@ -1,0 +1,121 @@
+import { eq } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { aoMesmoTempo } from '../../../../test/corrida.ts';
+import { openTestDb, type TestApp, testApp } from '../../../../test/harness.ts';
+import { Store } from '../../../platform/core/db/store.ts';
+import { makeArea, makePlanta, makeVaga, makeVeiculo, outboxOf, patioCall, seed } from './fixtures.ts';
+import { area, planta, vaga } from './tables/plantas.ts';
+import { presencaPatio } from './tables/presencas.ts';
+import { veiculo } from './tables/veiculos.ts';
+
+// The race of a full area (docs/patio.md "Queues"): 20 trucks reported at once into an area of 2
+// spots, each report in a transaction of its own on PostgreSQL. 2 get spots, 18 wait in the order
+// the area's lock decided (the order their CRIADO events were written); freeing the spots, two at
+// a time and at once, hands them on in that order; no spot is ever given twice. PGlite runs one
+// transaction at a time, so this runs only with DATABASE_URL (fila.test.ts covers both engines).
+
+const CAMINHOES = 20;
+const VAGAS = 2;
+
+describe.skipIf(!process.env.DATABASE_URL)(
+  `an area of ${VAGAS} spots, ${CAMINHOES} trucks reported at once`,
+  () => {
+    let t: TestApp;
+    let patio: ReturnType<typeof patioCall>;
+    let plantaId: string;
+
+    beforeAll(async () => {
+      t = await testApp({ db: await openTestDb({ poolSize: CAMINHOES + 4 }) });
+      patio = patioCall(t, 'acme', await t.tenant('acme'));
+      plantaId = (await seed(t, 'acme', planta, [makePlanta()]))[0]!.id;
+    });
+
+    const ocupacao = async (areaId: string) =>
+      (await t.db.tenant('acme', (tx) => new Store(tx, 'acme').select(vaga, eq(vaga.areaId, areaId)))).map(
+        (v) => v.veiculoId,
+      );
+
+    const fila = async (areaId: string): Promise<Array<{ veiculoId: string; posicao: number }>> => {
+      const res = await patio('queries/buscarFilaArea', { areaId });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().content;
+    };
+
+    it('2 allocated, 18 waiting in the order decided under the lock, handed on in that order', async () => {
+      for (let rodada = 0; rodada < 3; rodada++) {
+        const [a] = await seed(t, 'acme', area, [makeArea(plantaId)]);
+        const areaId = a!.id;
+        await seed(
+          t,
+          'acme',
+          vaga,
+          Array.from({ length: VAGAS }, (_, i) => makeVaga(areaId, 1, i + 1)),
+        );
+        const vs = await seed(
+          t,
+          'acme',
+          veiculo,
+          Array.from({ length: CAMINHOES }, () => makeVeiculo()),
+        );
+        await seed(
+          t,
+          'acme',
+          presencaPatio,
+          vs.map((v) => ({ plantaId, veiculoId: v.id, placa: v.placa, entradaEm: new Date() })),
+        );
+        const respostas = await aoMesmoTempo(
+          vs.map(
+            (v) => () => patio('events/vehicleEnteredAreaInYard', { plantaId, areaId, veiculoId: v.id }),
+          ),
+        );
+        for (const r of respostas) expect(r.statusCode, r.body).toBe(200);
+
+        const donos = (await ocupacao(areaId)).filter((id): id is string => !!id);
+        expect(new Set(donos).size).toBe(VAGAS);
+        const esperando = await fila(areaId);
+        expect(esperando.map((i) => i.posicao)).toEqual(
+          Array.from({ length: CAMINHOES - VAGAS }, (_, i) => i + 1),
+        );
+        expect([...donos, ...esperando.map((i) => i.veiculoId)].sort()).toEqual(vs.map((v) => v.id).sort());
+
+        // The queue's order is the order its CRIADO events were written, each under the area's
+        // lock: every truck joined last, at the position it was told.
+        const criados = (await outboxOf(t, 'acme'))
+          .filter((e) => e.topic === 'yms/patio/wsFilaItem')
+          .map(
+            (e) =>
+              e.payload as {
+                operacao: string;
+                fila: string;
+                filaItem: { veiculoId: string; posicao: number };
+              },
+          )
+          .filter((p) => p.fila === areaId && p.operacao === 'CRIADO');
+        expect(criados.map((p) => p.filaItem.posicao)).toEqual(esperando.map((i) => i.posicao));
+        expect(criados.map((p) => p.filaItem.veiculoId)).toEqual(esperando.map((i) => i.veiculoId));
+
+        // The trucks in the spots leave the yard, two at once, until every truck had its spot:
+        // each pair of spots goes to the next two in line; no spot is given twice.
+        const servidos = [...donos];
+        let emVaga = donos;
+        const ordem = esperando.map((i) => i.veiculoId);
+        while (servidos.length < CAMINHOES) {
+          const saidas = await aoMesmoTempo(
+            emVaga.map((veiculoId) => () => patio('events/vehicleExitedYard', { plantaId, veiculoId })),
+          );
+          for (const r of saidas) expect(r.statusCode, r.body).toBe(200);
+          const agora = (await ocupacao(areaId)).filter((id): id is string => !!id);
+          const proximos = ordem.slice(servidos.length - VAGAS, servidos.length - VAGAS + VAGAS);
+          expect(agora.sort()).toEqual([...proximos].sort());
+          for (const id of agora) expect(servidos).not.toContain(id);
+          servidos.push(...agora);
+          emVaga = agora;
+          const resto = await fila(areaId);
+          expect(resto.map((i) => i.veiculoId)).toEqual(ordem.slice(servidos.length - VAGAS));
+          expect(resto.map((i) => i.posicao)).toEqual(resto.map((_, i) => i + 1));
+        }
+        expect(new Set(servidos).size).toBe(CAMINHOES);
+      }
+    });
+  },
+);
