@@ -171,11 +171,14 @@ export class BlobStore implements Blobs {
     };
   }
 
-  /** The blob's bytes; 404 when the tenant has no such blob (or its store lost the bytes). */
+  /** The blob's bytes; 404 when the tenant has no such blob, or its store has no bytes for it. */
   async open(tenant: string, key: string): Promise<{ info: BlobInfo; stream: Readable }> {
     const info = await this.stat(tenant, key);
-    const stream = info && (await this.bytes.get(tenant, key));
-    if (!info || !stream) throw errors.notFound(`Blob ${key} not found`);
+    if (!info) throw errors.notFound(`Blob ${key} not found`);
+    const stream = await this.bytes.get(tenant, key);
+    // Recorded but not where this node looks: a folder store that the nodes do not share, or bytes
+    // removed behind the platform's back. Said as such, for whoever reads the error.
+    if (!stream) throw errors.notFound(`Blob ${key} not found in the ${this.kind} store of this node`);
     return { info, stream };
   }
 
