@@ -6,8 +6,10 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, testApp } from '../../../test/harness.ts';
 import { type S3rver, startS3rver } from '../../../test/s3rver.ts';
+import { loadConfig } from '../core/config.ts';
 import { rowsOf } from '../core/db/database.ts';
 import { CHUNK_BYTES } from './postgres.ts';
+import { blobStoreKind, openBlobBytes } from './store.ts';
 
 // One contract for every blob store (docs/platform.md "Blobs"): the folder, the database (on the
 // run's engine: PGlite or a PostgreSQL server) and S3 (s3rver in a child process). Each is reached
@@ -82,8 +84,13 @@ describe.each(['folder', 'postgres', 's3'] as const)('the %s blob store', (kind)
   const get = (tenant: string, key: string) =>
     t.app.inject({ method: 'GET', url: path(t.platform.blobs.sign(tenant, key, 'get').url) });
 
-  it('is the store configured', () => {
+  it('is the store configured', async () => {
     expect(t.platform.blobs.kind).toBe(kind);
+    // A bucket that cannot be reached stops the start, not the first upload.
+    if (s3)
+      await expect(
+        openBlobBytes('s3', t.db, { dataDir: '', s3: { ...s3.config, bucket: 'no-such-bucket' } }),
+      ).rejects.toThrow(/S3 bucket no-such-bucket cannot be reached/);
   });
 
   it('round-trips a file through its signed URLs, byte for byte, with its facts', async () => {
@@ -227,5 +234,31 @@ describe.each(['folder', 'postgres', 's3'] as const)('the %s blob store', (kind)
       .sign('acme', 'globex-only.txt', 'get')
       .url.replace('/blobs/acme/', '/blobs/globex/');
     expect((await t.app.inject({ method: 'GET', url: path(moved) })).statusCode).toBe(403);
+  });
+});
+
+describe('choosing the store', () => {
+  it('takes BLOB_STORE and the S3 variables, and refuses an unknown store', () => {
+    const env = { DATA_DIR: '/tmp/ponte-config-test', ADMIN_TOKEN: 'x' };
+    expect(loadConfig(env).blobStore).toBeUndefined();
+    expect(loadConfig(env).s3).toBeUndefined();
+    const s3 = loadConfig({
+      ...env,
+      BLOB_STORE: 's3',
+      S3_BUCKET: 'files',
+      S3_ENDPOINT: 'http://minio:9000',
+      S3_FORCE_PATH_STYLE: 'true',
+    });
+    expect(s3.blobStore).toBe('s3');
+    expect(s3.s3).toMatchObject({ bucket: 'files', endpoint: 'http://minio:9000', forcePathStyle: true });
+    expect(() => loadConfig({ ...env, BLOB_STORE: 'nfs' })).toThrow(
+      /BLOB_STORE must be one of folder, postgres, s3/,
+    );
+  });
+
+  it('defaults to the folder on the embedded database and to the database on a server', () => {
+    expect(blobStoreKind({ blobStore: undefined }, { engine: 'pglite' })).toBe('folder');
+    expect(blobStoreKind({ blobStore: undefined }, { engine: 'postgres' })).toBe('postgres');
+    expect(blobStoreKind({ blobStore: 'folder' }, { engine: 'postgres' })).toBe('folder');
   });
 });
