@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -63,8 +64,10 @@ describe.each(['folder', 'postgres', 's3'] as const)('the %s blob store', (kind)
     await t.tenant('acme');
     await t.tenant('globex');
   }, 60_000);
+  // Here, not by testApp: vitest runs no afterAll that a beforeAll registers, and the folder holds 35 MiB.
   afterAll(async () => {
     await t?.app.close();
+    if (t) rmSync(t.platform.config.dataDir, { recursive: true, force: true });
     await s3?.stop();
   });
 
