@@ -14,7 +14,8 @@ import { freePort, type Node, ownerOfPort, serve, startImport, testData, waitFor
 // webhooks is killed with SIGKILL midway. Nothing may be lost: every event of the tenant reaches the
 // webhook receiver, the live stream (which reconnects through the balancer with Last-Event-ID) and
 // NATS; the import has every row once; the visit finishes. The figures (takeover, duplicates) are
-// printed. The nodes share DATA_DIR (the folder blob store on one volume).
+// printed. The nodes share DATA_DIR; their files are in the database (the blob store's default on a
+// server, docs/deploy.md "Blobs").
 
 const describeOnServer = describe.skipIf(!process.env.DATABASE_URL);
 const TENANT = `cluster${randomBytes(3).toString('hex')}`;

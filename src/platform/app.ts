@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { CredentialStore } from './auth/credentials.ts';
-import { BlobStore } from './blobs/store.ts';
+import { type BlobStore, openBlobStore } from './blobs/store.ts';
 import { type Config, loadConfig } from './core/config.ts';
 import { run } from './core/context.ts';
 import { Database } from './core/db/database.ts';
@@ -143,12 +143,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
       now,
     ),
     jobs: new JobQueue(config.jobPollMs),
-    blobs: await BlobStore.open(db, {
-      root: join(config.dataDir, 'blobs'),
-      publicUrl: config.publicUrl,
-      maxBytes: config.blobMaxBytes,
-      now,
-    }),
+    blobs: await openBlobStore(db, config, now),
     events: new EventDispatcher(config.eventPollMs),
     leases: new Leases(config.leaseSeconds, app.log),
     metadata: (id, format, address) => metadata(id, format, address),
@@ -192,6 +187,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     await platform.jobs.stop();
     await platform.events.stop();
     await nats?.close();
+    await platform.blobs.close();
     if (!options.db) await db.close();
   });
   return { app, platform };

@@ -1,19 +1,22 @@
-import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import type { Readable } from 'node:stream';
-import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { join } from 'node:path';
+import { pipeline, type Readable, Transform } from 'node:stream';
 import { and, eq } from 'drizzle-orm';
+import type { BlobStoreKind, Config } from '../core/config.ts';
 import type { Database } from '../core/db/database.ts';
 import { ApiError, errors } from '../core/errors.ts';
 import type { BlobInfo, BlobOp, Blobs, SignedUrl } from '../core/ports.ts';
+import type { BlobBytes } from './bytes.ts';
+import { FolderBytes } from './folder.ts';
+import { PostgresBytes } from './postgres.ts';
+import { S3Bytes } from './s3.ts';
 import { blobs, platformSecrets } from './tables.ts';
 
-// The blob store (DESIGN.md "Blobs"): bytes in a folder under the data folder, facts in the `blobs`
-// table, and URLs signed with HMAC-SHA256 that expire. The bridge itself serves those URLs, so a
-// client uploads and downloads with a plain PUT/GET and no credentials of its own.
+// The blob store (DESIGN.md "Blobs"): facts in the `blobs` table, URLs signed with HMAC-SHA256 that
+// expire, keys and limits checked here, once; the bytes in a folder, in the database or in an S3
+// bucket (bytes.ts), whichever BLOB_STORE names. The bridge itself serves the signed URLs whatever
+// the store, so a client uploads and downloads with a plain PUT/GET and no credentials of its own,
+// and every store answers the same.
 
 /**
  * Keys are relative paths of printable segments: no empty, `.` or `..` segment, no backslash, no
@@ -37,7 +40,7 @@ export async function platformSecret(db: Database, name: string): Promise<string
 export class BlobStore implements Blobs {
   constructor(
     private readonly db: Database,
-    private readonly root: string,
+    private readonly bytes: BlobBytes,
     private readonly secret: string,
     readonly publicUrl: string,
     readonly maxBytes: number,
@@ -46,26 +49,26 @@ export class BlobStore implements Blobs {
 
   static async open(
     db: Database,
-    options: { root: string; publicUrl: string; maxBytes: number; now: () => Date },
+    options: { bytes: BlobBytes; publicUrl: string; maxBytes: number; now: () => Date },
   ): Promise<BlobStore> {
     const secret = process.env.BLOB_SIGNING_SECRET || (await platformSecret(db, 'blob-signing'));
-    await mkdir(options.root, { recursive: true });
     return new BlobStore(
       db,
-      options.root,
+      options.bytes,
       secret,
-      options.publicUrl.replace(/\/$/, ''),
+      options.publicUrl.replace(/\/+$/, ''),
       options.maxBytes,
       options.now,
     );
   }
 
-  checkKey(key: string): void {
-    if (!isBlobKey(key)) throw errors.badRequest(`Invalid blob key '${key}'`);
+  /** Which store holds the bytes. */
+  get kind(): BlobStoreKind {
+    return this.bytes.kind;
   }
 
-  private file(tenant: string, key: string): string {
-    return join(this.root, tenant, key);
+  checkKey(key: string): void {
+    if (!isBlobKey(key)) throw errors.badRequest(`Invalid blob key '${key}'`);
   }
 
   private signature(tenant: string, key: string, op: BlobOp, expires: number, max: number): string {
@@ -74,7 +77,10 @@ export class BlobStore implements Blobs {
       .digest('base64url');
   }
 
-  /** A URL that allows one operation on one key of one tenant until it expires. */
+  /**
+   * A URL that allows one operation on one key of one tenant until it expires. It starts with
+   * PUBLIC_URL: behind a load balancer, the balancer's address, so any node serves it.
+   */
   sign(tenant: string, key: string, op: BlobOp, expiresInSeconds = 900, maxBytes = this.maxBytes): SignedUrl {
     this.checkKey(key);
     const expires = Math.floor(this.now().getTime() / 1000) + expiresInSeconds;
@@ -103,7 +109,10 @@ export class BlobStore implements Blobs {
     return max;
   }
 
-  /** Streams `body` into the store (atomically: a failed upload leaves no partial blob). */
+  /**
+   * Streams `body` into the store, atomically whatever the store: an upload that fails or goes over
+   * `maxBytes` leaves no partial blob, and the key keeps what it held before.
+   */
   async write(
     tenant: string,
     key: string,
@@ -112,28 +121,30 @@ export class BlobStore implements Blobs {
     maxBytes = this.maxBytes,
   ): Promise<BlobInfo> {
     this.checkKey(key);
-    const target = this.file(tenant, key);
-    const temp = join(this.root, '.incoming', randomUUID());
-    await mkdir(dirname(temp), { recursive: true });
     const hash = createHash('sha256');
     let size = 0;
+    let refused: ApiError | undefined;
     const meter = new Transform({
       transform(chunk: Buffer, _enc, done) {
         size += chunk.length;
-        if (size > maxBytes)
-          return done(errors.badRequest(`Blob is larger than the limit of ${maxBytes} bytes`));
+        if (size > maxBytes) {
+          refused = errors.badRequest(`Blob is larger than the limit of ${maxBytes} bytes`);
+          return done(refused);
+        }
         hash.update(chunk);
         done(null, chunk);
       },
     });
+    // A failing body destroys the meter too, so the store sees the failure and keeps nothing.
+    const metered = pipeline(body, meter, () => undefined);
     try {
-      await pipeline(body, meter, createWriteStream(temp));
-      await mkdir(dirname(target), { recursive: true });
-      await rename(temp, target);
+      await this.bytes.put(tenant, key, metered, contentType);
     } catch (err) {
-      await rm(temp, { force: true });
-      throw err;
+      // Stores wrap a stream's failure in their own errors: the limit is told as it is, by every store.
+      throw refused ?? err;
     }
+    // A store that stopped reading early (it must not) would otherwise record a short file.
+    if (refused) throw refused;
     const info = { key, size, sha256: hash.digest('hex'), contentType, uploadedAt: this.now() };
     await this.db.tenant(tenant, (tx) =>
       tx
@@ -160,12 +171,51 @@ export class BlobStore implements Blobs {
     };
   }
 
-  /** The blob's bytes; 404 when the tenant has no such blob. */
+  /** The blob's bytes; 404 when the tenant has no such blob, or its store has no bytes for it. */
   async open(tenant: string, key: string): Promise<{ info: BlobInfo; stream: Readable }> {
     const info = await this.stat(tenant, key);
-    if (!info || !(await stat(this.file(tenant, key)).catch(() => undefined))) {
-      throw errors.notFound(`Blob ${key} not found`);
-    }
-    return { info, stream: createReadStream(this.file(tenant, key)) };
+    if (!info) throw errors.notFound(`Blob ${key} not found`);
+    const stream = await this.bytes.get(tenant, key);
+    // Recorded but not where this node looks: a folder store that the nodes do not share, or bytes
+    // removed behind the platform's back. Said as such, for whoever reads the error.
+    if (!stream) throw errors.notFound(`Blob ${key} not found in the ${this.kind} store of this node`);
+    return { info, stream };
   }
+
+  close(): Promise<void> {
+    return this.bytes.close();
+  }
+}
+
+/**
+ * The store BLOB_STORE names; unset, the folder on the embedded database and the database on a
+ * PostgreSQL server, where several nodes (or WORKERS processes on several machines) would each
+ * see only their own folder unless it were one shared volume (docs/platform.md "Blobs").
+ */
+export function blobStoreKind(
+  config: Pick<Config, 'blobStore'>,
+  db: Pick<Database, 'engine'>,
+): BlobStoreKind {
+  return config.blobStore ?? (db.engine === 'postgres' ? 'postgres' : 'folder');
+}
+
+export async function openBlobBytes(
+  kind: BlobStoreKind,
+  db: Database,
+  config: Pick<Config, 'dataDir' | 's3'>,
+): Promise<BlobBytes> {
+  if (kind === 'folder') return FolderBytes.open(join(config.dataDir, 'blobs'));
+  if (kind === 'postgres') return new PostgresBytes(db);
+  if (!config.s3)
+    throw new Error('BLOB_STORE=s3 needs S3_BUCKET (and S3_ENDPOINT for a store other than AWS)');
+  return S3Bytes.open(config.s3);
+}
+
+export async function openBlobStore(
+  db: Database,
+  config: Pick<Config, 'blobStore' | 'dataDir' | 's3' | 'publicUrl' | 'blobMaxBytes'>,
+  now: () => Date,
+): Promise<BlobStore> {
+  const bytes = await openBlobBytes(blobStoreKind(config, db), db, config);
+  return BlobStore.open(db, { bytes, publicUrl: config.publicUrl, maxBytes: config.blobMaxBytes, now });
 }

@@ -32,6 +32,14 @@ export interface Config {
   publicUrlConfigured: boolean;
   /** Largest blob an upload URL accepts. */
   blobMaxBytes: number;
+  /**
+   * Where blob bytes live (BLOB_STORE, docs/platform.md "Blobs"): a folder under DATA_DIR, chunks in
+   * the database, or an S3-compatible bucket. Unset: the folder on the embedded database, the
+   * database on a PostgreSQL server (every node then reaches every file without a shared volume).
+   */
+  blobStore: BlobStoreKind | undefined;
+  /** The bucket of BLOB_STORE=s3 (S3_* variables); undefined when S3_BUCKET is unset. */
+  s3: S3Config | undefined;
   /** Whether this node runs background work: jobs, and event dispatch (webhooks, subscribers, NATS). */
   runJobs: boolean;
   /** pino's level; LOG_LEVEL, `info` when unset. */
@@ -68,6 +76,43 @@ export interface Config {
    * the embedded database is one process, so always 1 there (docs/platform.md "Workers").
    */
   workers: number;
+}
+
+export const BLOB_STORES = ['folder', 'postgres', 's3'] as const;
+export type BlobStoreKind = (typeof BLOB_STORES)[number];
+
+export interface S3Config {
+  bucket: string;
+  /** Another S3-compatible service than AWS (MinIO, Ceph, s3rver): its URL. */
+  endpoint: string | undefined;
+  region: string;
+  /** Both or neither: without them the AWS SDK's own chain (AWS_* variables, instance roles) answers. */
+  accessKeyId: string | undefined;
+  secretAccessKey: string | undefined;
+  /** `<endpoint>/<bucket>/<key>` rather than `<bucket>.<endpoint>/<key>` (most self-hosted stores). */
+  forcePathStyle: boolean;
+  /** Prepended to every object key (`ponte/`), so that one bucket can serve several installations. */
+  prefix: string;
+}
+
+function blobStoreOf(value: string | undefined): BlobStoreKind | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (!(BLOB_STORES as readonly string[]).includes(value))
+    throw new Error(`BLOB_STORE must be one of ${BLOB_STORES.join(', ')}, got "${value}"`);
+  return value as BlobStoreKind;
+}
+
+function s3Of(env: NodeJS.ProcessEnv): S3Config | undefined {
+  if (!env.S3_BUCKET) return undefined;
+  return {
+    bucket: env.S3_BUCKET,
+    endpoint: env.S3_ENDPOINT || undefined,
+    region: env.S3_REGION || env.AWS_REGION || 'us-east-1',
+    accessKeyId: env.S3_ACCESS_KEY_ID || undefined,
+    secretAccessKey: env.S3_SECRET_ACCESS_KEY || undefined,
+    forcePathStyle: ['1', 'true'].includes(env.S3_FORCE_PATH_STYLE ?? ''),
+    prefix: env.S3_PREFIX ?? '',
+  };
 }
 
 function int(value: string | undefined, fallback: number, name: string): number {
@@ -117,6 +162,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     publicUrl: env.PUBLIC_URL ?? `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`,
     publicUrlConfigured: Boolean(env.PUBLIC_URL || overrides.publicUrl),
     blobMaxBytes: int(env.BLOB_MAX_BYTES, 100 * 1024 * 1024, 'BLOB_MAX_BYTES'),
+    blobStore: blobStoreOf(env.BLOB_STORE),
+    s3: s3Of(env),
     dataDir,
     databaseUrl,
     databasePoolSize: Math.max(1, int(env.DATABASE_POOL_SIZE, 10, 'DATABASE_POOL_SIZE')),

@@ -61,6 +61,18 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * Thrown by a job that running again cannot help (its input file is gone, the request it carries
+ * is refused): the queue marks the job failed at once, with this message as its last error, so the
+ * job and the work it tracks (an import, an export) say the same (docs/platform.md "Durable jobs").
+ */
+export class JobFailed extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'JobFailed';
+  }
+}
+
 export const INVALID_CREDENTIALS = 'Invalid Credentials';
 
 /**

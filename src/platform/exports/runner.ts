@@ -4,7 +4,7 @@ import { rowsOf, type Tx } from '../core/db/database.ts';
 import { isDataException } from '../core/db/errors.ts';
 import { compileFilter } from '../core/db/filter.ts';
 import type { Ctx, Platform } from '../core/declarations.ts';
-import { ApiError, errors } from '../core/errors.ts';
+import { ApiError, errors, JobFailed } from '../core/errors.ts';
 import { type ExportField, type ExportTarget, filterFieldsOf } from '../core/export-target.ts';
 import { appendStatusEvent } from '../core/transfer-events.ts';
 import type { ExportFormat } from './actions.ts';
@@ -117,7 +117,9 @@ export async function runExport({ platform, tenant, exportId, signal }: ExportRu
   const db = platform.db;
   const [record] = await db.tenant(tenant, (tx) => tx.select().from(exports).where(eq(exports.id, exportId)));
   if (!record) throw new Error(`export ${exportId} has no record`);
-  if (record.state === 'done' || record.state === 'failed') return { state: record.state };
+  if (record.state === 'done') return { state: 'done' };
+  // Failed for good by an earlier attempt whose job was not marked (the node died in between).
+  if (record.state === 'failed') throw new JobFailed(record.lastError ?? `export ${exportId} failed`);
   /** Sets the state; with `announce`, publishes `export<Kind>Event` in the same transaction. */
   const setState = async (values: Partial<typeof exports.$inferInsert>, announce = false) => {
     const emitted = await db.tenant(tenant, async (tx) => {
@@ -133,8 +135,9 @@ export async function runExport({ platform, tenant, exportId, signal }: ExportRu
 
   const target = platform.registry.service(record.service)?.exports[record.kind];
   if (!target) {
-    await fail(`${record.service} has no export ${record.kind}`);
-    return { state: 'failed' };
+    const message = `${record.service} has no export ${record.kind}`;
+    await fail(message);
+    throw new JobFailed(message);
   }
   await setState(
     { state: 'running', rows: 0, startedAt: record.startedAt ?? platform.now() },
@@ -216,14 +219,14 @@ export async function runExport({ platform, tenant, exportId, signal }: ExportRu
   } catch (err) {
     // Stopped on request (the node is going, or lost the job): nothing failed; it runs again later.
     if (signal?.aborted) throw err;
-    // A request the export cannot serve (a filter the database refuses) fails it for good; anything
-    // else fails this attempt, and the job starts again, unless it was the last attempt.
+    // A request the export cannot serve (a filter the database refuses) fails it and its job for
+    // good; anything else fails this attempt, and the job starts again, unless it was the last.
     const message = (err as Error).message;
     const refused = err instanceof ApiError || isDataException(err);
     const job = await platform.jobs.status(tenant, exportId).catch(() => undefined);
     if (refused || (job && job.attempts >= job.maxAttempts)) {
       await fail(message).catch(() => undefined);
-      if (refused) return { state: 'failed', lastError: message };
+      if (refused) throw new JobFailed(message);
     } else await setState({ lastError: message }).catch(() => undefined);
     throw err;
   }

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, testApp } from '../../../test/harness.ts';
 import { importFile as runImport, upload as uploadFile } from '../../../test/transfers.ts';
 import { allServices } from '../../services/index.ts';
+import { blobs } from '../blobs/tables.ts';
 import { rowsOf } from '../core/db/database.ts';
 import { tenantColumn } from '../core/db/tenancy.ts';
 import { fieldOf } from '../core/export-target.ts';
@@ -193,6 +194,28 @@ describe('imports', () => {
     const failed = await importFile({ arquivo: broken });
     expect(failed.status.state).toBe('failed');
     expect(failed.status.lastError).toMatch(/not a valid JSON array/);
+    // The job says the same, after one attempt: another cannot mend the file.
+    const job = (await t.admin('GET', `/tenants/acme/jobs/${failed.importJobId}`)).json();
+    expect(job).toMatchObject({ state: 'failed', attempts: 1, lastError: failed.status.lastError });
+  });
+
+  it('fails an import whose file is gone for good, and says so in every view', async () => {
+    // Recorded as uploaded, but its bytes are nowhere this node looks (a folder store on another
+    // node, a file removed behind the platform's back).
+    const arquivo = 'imports/perdido/pessoas.csv';
+    await t.db.tenant('acme', (tx) =>
+      tx
+        .insert(blobs)
+        .values({ tenant: 'acme', key: arquivo, size: 20, sha256: '0'.repeat(64), contentType: 'text/csv' }),
+    );
+    const { importJobId, status } = await importFile({ arquivo });
+    const error = `Blob ${arquivo} not found in the ${t.platform.blobs.kind} store of this node`;
+    expect(status).toMatchObject({ state: 'failed', lastError: error, processed: 0 });
+    const job = await t.admin('GET', `/tenants/acme/jobs/${importJobId}`);
+    expect(job.json()).toMatchObject({ state: 'failed', lastError: error, attempts: 1 });
+    expect(job.json().finishedAt).not.toBeNull();
+    // Nothing is left to run it again.
+    expect(await t.platform.jobs.drain()).toBe(0);
   });
 
   it('resumes from its cursor: committed rows are not read again', async () => {

@@ -3,7 +3,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Tx } from '../core/db/database.ts';
 import { Store } from '../core/db/store.ts';
 import type { Platform } from '../core/declarations.ts';
-import { ApiError } from '../core/errors.ts';
+import { ApiError, JobFailed } from '../core/errors.ts';
 import { type ImportTarget, isRefusal } from '../core/import-target.ts';
 import { appendStatusEvent } from '../core/transfer-events.ts';
 import { compile, fieldErrors } from '../core/validation.ts';
@@ -146,7 +146,9 @@ export async function runImport({ platform, tenant, importId, signal }: ImportRu
   const db = platform.db;
   const [record] = await db.tenant(tenant, (tx) => tx.select().from(imports).where(eq(imports.id, importId)));
   if (!record) throw new Error(`import ${importId} has no record`);
-  if (record.state === 'done' || record.state === 'failed') return { state: record.state };
+  if (record.state === 'done') return { state: 'done' };
+  // Failed for good by an earlier attempt whose job was not marked (the node died in between).
+  if (record.state === 'failed') throw new JobFailed(record.lastError ?? `import ${importId} failed`);
   /** Sets the state; with `announce`, publishes `import<Kind>Event` in the same transaction. */
   const setState = async (values: Partial<typeof imports.$inferInsert>, announce = false) => {
     const emitted = await db.tenant(tenant, async (tx) => {
@@ -162,8 +164,9 @@ export async function runImport({ platform, tenant, importId, signal }: ImportRu
 
   const target = platform.registry.service(record.service)?.imports[record.kind];
   if (!target) {
-    await fail(`${record.service} has no import ${record.kind}`);
-    return { state: 'failed' };
+    const message = `${record.service} has no import ${record.kind}`;
+    await fail(message);
+    throw new JobFailed(message);
   }
   // The start is announced once: a retry after a crash resumes silently.
   await setState(
@@ -334,12 +337,13 @@ export async function runImport({ platform, tenant, importId, signal }: ImportRu
     await writing.catch(() => undefined);
     // Stopped on request (the node is going, or lost the job): nothing failed; it resumes later.
     if (signal?.aborted) throw err;
-    // A file that cannot be read (not found, not JSON) fails the import for good; anything else
+    // A file that cannot be read (not found, not JSON) fails the import and its job for good, so
+    // that every view (getImport, the job's status) says failed with the same error; anything else
     // (the database went away) fails this attempt, and the job is retried from the cursor, unless
     // it was the job's last attempt: then the import has failed too, and says so.
     if (err instanceof ApiError) {
       await fail(err.message);
-      return { state: 'failed', lastError: err.message };
+      throw new JobFailed(err.message);
     }
     const message = (err as Error).message;
     const job = await platform.jobs.status(tenant, importId).catch(() => undefined);

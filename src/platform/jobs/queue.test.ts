@@ -4,6 +4,7 @@ import { type TestApp, testApp } from '../../../test/harness.ts';
 import { integrationEntities } from '../../services/hcm/platform_integration/tables.ts';
 import { allServices } from '../../services/index.ts';
 import { rowsOf } from '../core/db/database.ts';
+import { JobFailed } from '../core/errors.ts';
 import { LeaseLost, Stopping } from '../core/lease.ts';
 import { defineService, signal } from '../core/registry.ts';
 import { Type } from '../core/schema.ts';
@@ -17,6 +18,8 @@ import { jobs } from './tables.ts';
 // its job back.
 
 let failuresLeft = 0;
+/** The next run of `record` fails for good (JobFailed) with this message. */
+let hopeless: string | undefined;
 /** The `hold` job runs until the gate opens or it is told to stop. */
 function makeGate() {
   let resolve = () => {};
@@ -60,6 +63,7 @@ const worker = defineService({
           failuresLeft--;
           throw new Error('receiver unavailable');
         }
+        if (hopeless) throw new JobFailed(hopeless);
         return { recorded: id };
       },
     },
@@ -87,6 +91,7 @@ beforeAll(async () => {
 
 beforeEach(() => {
   failuresLeft = 0;
+  hopeless = undefined;
 });
 
 const runs = (id: string) =>
@@ -128,6 +133,17 @@ describe('job queue', () => {
       lastError: null,
     });
     expect(await runs('r1')).toHaveLength(1);
+    expect(await t.platform.jobs.drain()).toBe(0);
+  });
+
+  it('fails a job that says another attempt cannot help at once, with its error, rolling its effect back', async () => {
+    hopeless = 'input file gone';
+    const id = await start('r-hopeless');
+    await t.platform.jobs.drain();
+    expect(await status(id)).toMatchObject({ state: 'failed', attempts: 1, lastError: 'input file gone' });
+    expect((await status(id)).finishedAt).not.toBeNull();
+    expect(await runs('r-hopeless')).toHaveLength(0);
+    await makeReady(id);
     expect(await t.platform.jobs.drain()).toBe(0);
   });
 

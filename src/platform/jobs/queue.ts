@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { executeJob } from '../core/context.ts';
 import { rowsOf, type Tx } from '../core/db/database.ts';
 import type { Ctx, Platform } from '../core/declarations.ts';
+import { JobFailed } from '../core/errors.ts';
 import { LeaseLost, Stopping } from '../core/lease.ts';
 import type { JobState, JobStatus, Jobs } from '../core/ports.ts';
 import { Pump } from '../core/pump.ts';
@@ -218,7 +219,8 @@ export class JobQueue implements Jobs {
         return true;
       }
       lease.end();
-      const failed = job.attempts >= job.max_attempts;
+      // A job that says another attempt cannot help fails now; any other error is retried.
+      const failed = err instanceof JobFailed || job.attempts >= job.max_attempts;
       const backoffMs = Math.min(1000 * 2 ** (job.attempts - 1), 300_000);
       log.warn({ err, attempts: job.attempts, failed }, 'job attempt failed');
       await p.db.db
