@@ -5,7 +5,16 @@ import { AckPolicy, connect, DeliverPolicy } from 'nats';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { balancer } from './balancer.ts';
-import { freePort, type Node, ownerOfPort, serve, startImport, testData, waitFor } from './processes.ts';
+import {
+  freePort,
+  type Node,
+  ownerOfPort,
+  serve,
+  startImport,
+  tempDir,
+  testData,
+  waitFor,
+} from './processes.ts';
 
 // A cluster as it is deployed (docs/deploy.md): three real `ponte serve` processes on one PostgreSQL
 // database (and NATS JetStream where NATS_URL names one), behind HAProxy, round-robin: every request
@@ -14,8 +23,8 @@ import { freePort, type Node, ownerOfPort, serve, startImport, testData, waitFor
 // webhooks is killed with SIGKILL midway. Nothing may be lost: every event of the tenant reaches the
 // webhook receiver, the live stream (which reconnects through the balancer with Last-Event-ID) and
 // NATS; the import has every row once; the visit finishes. The figures (takeover, duplicates) are
-// printed. The nodes share DATA_DIR; their files are in the database (the blob store's default on a
-// server, docs/deploy.md "Blobs").
+// printed. Each node has a data folder of its own: the files are in the database (the blob store's
+// default on a server, docs/deploy.md "Blobs").
 
 const describeOnServer = describe.skipIf(!process.env.DATABASE_URL);
 const TENANT = `cluster${randomBytes(3).toString('hex')}`;
@@ -127,7 +136,9 @@ describeOnServer('a cluster of three nodes behind a load balancer', () => {
       WEBHOOK_BACKOFF_MAX_MS: '2000',
       ...(process.env.NATS_URL ? { NATS_URL: process.env.NATS_URL } : {}),
     };
-    nodes = await Promise.all([serve(shared), serve(shared), serve(shared)]);
+    // Each node a data folder of its own: what they share is the database (blobs included).
+    const own = () => ({ ...shared, DATA_DIR: tempDir('ponte-cluster-node-') });
+    nodes = await Promise.all([serve(own()), serve(own()), serve(own())]);
     for (const node of nodes)
       await waitFor(
         node,

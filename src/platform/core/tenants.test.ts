@@ -11,6 +11,8 @@ describe('the tenant directory', () => {
   it('remembers a name that is no tenant only briefly', async () => {
     const db = await openTestDb();
     const directory = new TenantDirectory(db, 30_000);
+    // On a server, the directory starts from an empty cache once it listens for notices.
+    await db.notices.ready();
     expect(await directory.find('created-behind')).toBeUndefined();
     // Created behind the directory's back: no eviction, no notice.
     await db.db.insert(tenants).values({ name: 'created-behind', permissionsUpdatedAt: new Date() });
@@ -27,6 +29,8 @@ describe('the tenant directory', () => {
   it('keeps a tenant found for the TTL', async () => {
     const db = await openTestDb();
     const directory = new TenantDirectory(db, 30_000);
+    // On a server, the directory starts from an empty cache once it listens for notices.
+    await db.notices.ready();
     await directory.create('kept');
     expect((await directory.find('kept'))?.licenseLocked).toBe(false);
     await db.db.update(tenants).set({ licenseLocked: true });
