@@ -80,7 +80,7 @@ describe.each(['folder', 'postgres', 's3'] as const)('the %s blob store', (kind)
   ) =>
     t.app.inject({
       method: 'PUT',
-      url: path(t.platform.blobs.sign(tenant, key, 'put', 900, max).url),
+      url: path(t.platform.blobs.sign(tenant, key, 'put', 900, { maxBytes: max }).url),
       headers: { 'content-type': contentType },
       payload,
     });
@@ -198,7 +198,7 @@ describe.each(['folder', 'postgres', 's3'] as const)('the %s blob store', (kind)
       reason: 'OBJECT_NOT_FOUND',
     });
     // Limits above the store's own are cut to it.
-    const url = new URL(t.platform.blobs.sign('acme', 'x', 'put', 60, 10 * BIG).url);
+    const url = new URL(t.platform.blobs.sign('acme', 'x', 'put', 60, { maxBytes: 10 * BIG }).url);
     expect(url.searchParams.get('max')).toBe(String(2 * BIG));
   });
 

@@ -63,7 +63,7 @@ describe('blob store', () => {
   });
 
   it('stops an upload over the limit of its URL, keeping nothing', async () => {
-    const up = t.platform.blobs.sign('acme', 'big.bin', 'put', 900, 1000);
+    const up = t.platform.blobs.sign('acme', 'big.bin', 'put', 900, { maxBytes: 1000 });
     const res = await put(up.url, randomBytes(1001));
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toMatch(/larger than the limit of 1000 bytes/);

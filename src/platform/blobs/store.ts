@@ -81,7 +81,14 @@ export class BlobStore implements Blobs {
    * A URL that allows one operation on one key of one tenant until it expires. It starts with
    * PUBLIC_URL: behind a load balancer, the balancer's address, so any node serves it.
    */
-  sign(tenant: string, key: string, op: BlobOp, expiresInSeconds = 900, maxBytes = this.maxBytes): SignedUrl {
+  sign(
+    tenant: string,
+    key: string,
+    op: BlobOp,
+    expiresInSeconds = 900,
+    options: { maxBytes?: number; baseUrl?: string } = {},
+  ): SignedUrl {
+    const { maxBytes = this.maxBytes, baseUrl = this.publicUrl } = options;
     this.checkKey(key);
     const expires = Math.floor(this.now().getTime() / 1000) + expiresInSeconds;
     const max = op === 'put' ? Math.min(maxBytes, this.maxBytes) : 0;
@@ -89,7 +96,7 @@ export class BlobStore implements Blobs {
     query.set('sig', this.signature(tenant, key, op, expires, max));
     const path = key.split('/').map(encodeURIComponent).join('/');
     return {
-      url: `${this.publicUrl}/blobs/${tenant}/${path}?${query}`,
+      url: `${baseUrl.replace(/\/+$/, '')}/blobs/${tenant}/${path}?${query}`,
       expiresAt: new Date(expires * 1000).toISOString(),
     };
   }

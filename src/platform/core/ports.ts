@@ -109,7 +109,17 @@ export interface SignedUrl {
 
 /** Attachments and files, by key within a tenant, reached through signed URLs. */
 export interface Blobs {
-  sign(tenant: string, key: string, op: BlobOp, expiresInSeconds?: number, maxBytes?: number): SignedUrl;
+  /**
+   * A URL that lets its holder `op` the blob until it expires, at `baseUrl` (the address the caller
+   * reached the platform at, `Ctx.baseUrl`; PUBLIC_URL by default); a put takes at most `maxBytes`.
+   */
+  sign(
+    tenant: string,
+    key: string,
+    op: BlobOp,
+    expiresInSeconds?: number,
+    options?: { maxBytes?: number; baseUrl?: string },
+  ): SignedUrl;
   /** Checks a signed URL's query; answers the most bytes an upload may have. */
   verify(tenant: string, key: string, op: BlobOp, query: Record<string, string | undefined>): number;
   write(

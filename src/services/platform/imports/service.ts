@@ -63,7 +63,9 @@ export default defineService({
       output: Type.Object({ arquivo: Type.String(), uploadUrl: Type.String(), expiresAt: DateTime() }),
       handler: async (ctx, input) => {
         const arquivo = `imports/${randomUUID()}/${safeName(input.fileName)}`;
-        const signed = ctx.platform.blobs.sign(ctx.tenant.name, arquivo, 'put', 3600);
+        const signed = ctx.platform.blobs.sign(ctx.tenant.name, arquivo, 'put', 3600, {
+          baseUrl: ctx.baseUrl,
+        });
         return { arquivo, uploadUrl: signed.url, expiresAt: signed.expiresAt };
       },
     }),

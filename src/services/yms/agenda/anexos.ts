@@ -121,7 +121,15 @@ export const anexos = {
           },
         ])
         .returning();
-      const signed = ctx.platform.blobs.sign(ctx.tenant.name, blobKey(row!.id), 'put', VALIDADE_URL_SEGUNDOS);
+      const signed = ctx.platform.blobs.sign(
+        ctx.tenant.name,
+        blobKey(row!.id),
+        'put',
+        VALIDADE_URL_SEGUNDOS,
+        {
+          baseUrl: ctx.baseUrl,
+        },
+      );
       return { id: row!.id, url: signed.url, nome, versao: String(versao), expiraEm: signed.expiresAt };
     },
   }),
@@ -165,7 +173,9 @@ export const anexos = {
         .orderBy(desc(anexoTable.versao))
         .limit(1);
       if (!row) throw E.anexoNotFound({ nome: input.versao ? `${nome} versão ${input.versao}` : nome });
-      const signed = ctx.platform.blobs.sign(ctx.tenant.name, blobKey(row.id), 'get', VALIDADE_URL_SEGUNDOS);
+      const signed = ctx.platform.blobs.sign(ctx.tenant.name, blobKey(row.id), 'get', VALIDADE_URL_SEGUNDOS, {
+        baseUrl: ctx.baseUrl,
+      });
       return { url: signed.url, expiraEm: signed.expiresAt };
     },
   }),
