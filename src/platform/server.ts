@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { type App, type AppOptions, buildApp } from './app.ts';
 import { isClusterPrimary, isClusterWorker, runPrimary } from './cluster.ts';
 import { loadConfig } from './core/config.ts';
+import { ApiError } from './core/errors.ts';
 
 /**
  * Builds the app, bootstraps the first tenant on an empty database, and listens. With WORKERS > 1
@@ -102,7 +103,12 @@ function logWritten(log: FastifyBaseLogger): Promise<void> {
  */
 async function bootstrapDemo({ platform }: App, url: string): Promise<void> {
   if ((await platform.tenants.list()).length > 0) return;
-  const tenant = await platform.tenants.create('demo');
+  // Nodes started together on one empty database race here: the one that loses prints nothing.
+  const tenant = await platform.tenants.create('demo').catch((err: unknown) => {
+    if (err instanceof ApiError && err.status === 409) return undefined;
+    throw err;
+  });
+  if (!tenant) return;
   const key = await platform.credentials.createKey(tenant.name, 'full', 'created at first start');
   // Behind a proxy the configured public address is the one a reader can open (docs/platform.md).
   const base = platform.config.publicUrlConfigured ? platform.config.publicUrl.replace(/\/+$/, '') : url;
