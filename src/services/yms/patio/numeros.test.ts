@@ -136,8 +136,6 @@ describe('the day’s numbers', () => {
         codigo: 'B-BAL',
         descricao: 'Balança',
         quantidade: 0,
-        mediaSegundos: null,
-        p90Segundos: null,
       },
     ]);
     const seguinte = await ok(

@@ -33,7 +33,7 @@ const SITUACOES = [
 const Uuid = (description: string) => Type.String({ format: 'uuid', description });
 const opt = Type.Optional;
 const Int = (description: string) => Type.Integer({ description });
-const Segundos = (description: string) => Type.Union([Type.Integer(), Type.Null()], { description });
+const Segundos = (description: string) => opt(Type.Integer({ description }));
 
 const Dia = {
   plantaId: Uuid('the plant'),
@@ -71,8 +71,8 @@ const valores = (ctx: Ctx, input: { plantaId: string; data?: string }) => ({
 
 const Tempo = Type.Object({
   quantidade: Int('how many stays (or arrivals) ended in the day'),
-  mediaSegundos: Segundos('the average, in seconds; null when none ended'),
-  p90Segundos: Segundos('the 90th percentile (percentile_cont), in seconds; null when none ended'),
+  mediaSegundos: Segundos('the average, in seconds; absent when none ended'),
+  p90Segundos: Segundos('the 90th percentile (percentile_cont), in seconds; absent when none ended'),
 });
 
 export const numeros = {
@@ -141,8 +141,7 @@ export const numeros = {
       ];
       const tempo = (r: Linha) => ({
         quantidade: Number(r.quantidade ?? 0),
-        mediaSegundos: r.media == null ? null : Number(r.media),
-        p90Segundos: r.p90 == null ? null : Number(r.p90),
+        ...(r.media == null ? {} : { mediaSegundos: Number(r.media), p90Segundos: Number(r.p90) }),
       });
       return {
         data: String(total[0]!.data),
