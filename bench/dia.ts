@@ -74,7 +74,18 @@ async function seed(client: pg.Client, tenant: string): Promise<string> {
      ${visit} where i % 50 <> 0`,
     [tenant, ROWS],
   );
-  for (const table of ['agenda', 'patio_presenca_patio', 'patio_controle_area', 'patio_execucao_circuito'])
+  // Statistics as autovacuum would leave them (without them the planner costs a join by guesses).
+  for (const table of [
+    'agenda',
+    'agenda_tipo_agendamento',
+    'patio_presenca_patio',
+    'patio_controle_area',
+    'patio_execucao_circuito',
+    'patio_veiculo',
+    'patio_motorista',
+    'patio_area',
+    'patio_sequencia_circuito',
+  ])
     await client.query(`vacuum analyze ${table}`);
   return (await client.query(`select ${planta} as id`)).rows[0].id as string;
 }

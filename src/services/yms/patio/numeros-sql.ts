@@ -8,19 +8,30 @@ const tipo = sql.identifier(TABELAS_AGENDA.tipoAgendamento);
 // The day's numbers of a plant's yard as SQL (docs/patio.md "The day's numbers"): every figure is
 // computed by the database (count, avg, percentile_cont), never by loading the day into Node. Each
 // statement is built and prepared once (core/db/statement.ts). The plant's day is [ini, fim): the
-// day `data` (default today, from `agora`) in the plant's time zone. Every table is read through
+// day `data` (default today, from `agora`) in the plant's time zone (DIA_DA_PLANTA). Every table is read through
 // an index that starts with (tenant, plant or area, time): see the indexes in tables/presencas.ts.
 
-/** The plant's day: `dia`, its bounds `ini`/`fim` as instants, and `agora`. */
-const dia = (b: Builder) => sql`dia as (
-  select pl.id, pl.tenant, x.dia,
-    (x.dia::timestamp at time zone pl.fuso_horario) as ini,
-    ((x.dia + 1)::timestamp at time zone pl.fuso_horario) as fim,
-    ${b.param('agora')}::timestamptz as agora
-  from patio_planta pl,
-    lateral (select coalesce(${b.param('data')}::date,
-      (${b.param('agora')}::timestamptz at time zone pl.fuso_horario)::date) as dia) x
-  where pl.tenant = ${b.param('tenant')} and pl.id = ${b.param('plantaId')}::uuid)`;
+/**
+ * The plant's day: `data` (default the day of `agora`) in the plant's time zone, and its bounds
+ * as instants. Read first, so that the statements below get the bounds as values: the planner
+ * then sees how narrow the day is (a bound computed inside the statement hides it, and a plan
+ * costed for the whole history is slow to make and runs a JIT compilation).
+ */
+export const DIA_DA_PLANTA = statement('yms.patio.numeros.dia', (b) =>
+  b.raw(sql`
+    select pl.fuso_horario as "fusoHorario", x.dia::text as data,
+      (x.dia::timestamp at time zone pl.fuso_horario) as ini,
+      ((x.dia + 1)::timestamp at time zone pl.fuso_horario) as fim
+    from patio_planta pl,
+      lateral (select coalesce(${b.param('data')}::date,
+        (${b.param('agora')}::timestamptz at time zone pl.fuso_horario)::date) as dia) x
+    where pl.tenant = ${b.param('tenant')} and pl.id = ${b.param('plantaId')}::uuid`),
+);
+
+const tenant = (b: Builder) => sql`${b.param('tenant')}::text`;
+const plantaId = (b: Builder) => sql`${b.param('plantaId')}::uuid`;
+const ini = (b: Builder) => sql`${b.param('ini')}::timestamptz`;
+const fim = (b: Builder) => sql`${b.param('fim')}::timestamptz`;
 
 /** The vehicles in the plant's yard now, longest first, with where each is (its open arrival). */
 export const VEICULOS_NO_PATIO = statement('yms.patio.numeros.veiculosNoPatio', (b) =>
@@ -44,26 +55,25 @@ export const VEICULOS_NO_PATIO = statement('yms.patio.numeros.veiculosNoPatio', 
 
 /** The turn time (yard entry to exit) of the stays that ended in the plant's day. */
 export const PERMANENCIA = statement('yms.patio.numeros.permanencia', (b) =>
-  b.raw(sql`with ${dia(b)}
-    select d.dia::text as data, count(p.id)::int as quantidade,
+  b.raw(sql`
+    select count(p.id)::int as quantidade,
       round(avg(extract(epoch from p.saida_em - p.entrada_em)))::int as media,
       round(percentile_cont(0.9) within group (order by extract(epoch from p.saida_em - p.entrada_em)))::int as p90
-    from dia d
-    left join patio_presenca_patio p on p.tenant = d.tenant and p.planta_id = d.id
-      and p.saida_em >= d.ini and p.saida_em < d.fim
-    group by d.dia`),
+    from patio_presenca_patio p
+    where p.tenant = ${tenant(b)} and p.planta_id = ${plantaId(b)}
+      and p.saida_em >= ${ini(b)} and p.saida_em < ${fim(b)}`),
 );
 
 /** The dwell time per area: the arrivals in each of the plant's areas that ended in the day. */
 export const PERMANENCIA_AREAS = statement('yms.patio.numeros.permanenciaAreas', (b) =>
-  b.raw(sql`with ${dia(b)}
+  b.raw(sql`
     select a.id as "areaId", a.codigo, a.descricao, count(c.id)::int as quantidade,
       round(avg(extract(epoch from c.saida_em - c.chegada_em)))::int as media,
       round(percentile_cont(0.9) within group (order by extract(epoch from c.saida_em - c.chegada_em)))::int as p90
-    from dia d
-    join patio_area a on a.tenant = d.tenant and a.planta_id = d.id
+    from patio_area a
     left join patio_controle_area c on c.tenant = a.tenant and c.area_id = a.id
-      and c.saida_em >= d.ini and c.saida_em < d.fim
+      and c.saida_em >= ${ini(b)} and c.saida_em < ${fim(b)}
+    where a.tenant = ${tenant(b)} and a.planta_id = ${plantaId(b)}
     group by a.id, a.codigo, a.descricao
     order by a.codigo`),
 );
@@ -72,7 +82,7 @@ export const PERMANENCIA_AREAS = statement('yms.patio.numeros.permanenciaAreas',
  * The plant's agendas of the day, each with its arrival (the first yard entry of its vehicle into
  * the plant within 12 hours of the expected time) and where it stands against the expected time.
  */
-const agendasDoDia = (b: Builder) => sql`${dia(b)},
+const agendasDoDia = (b: Builder) => sql`
   ag as (
     select g.*, ch.chegada,
       case
@@ -82,23 +92,23 @@ const agendasDoDia = (b: Builder) => sql`${dia(b)},
         when ch.chegada is not null then 'NO_HORARIO'
         when g.status = 'CANCELADO' then 'CANCELADA'
         when g.status in ('AGENDADO', 'AGUARDANDO_INTEGRACAO', 'ERRO_INTEGRACAO')
-          and g.data_esperada + make_interval(mins => ${b.param('tolerancia')}::int) < d.agora then 'VENCIDA'
+          and g.data_esperada + make_interval(mins => ${b.param('tolerancia')}::int) < ${b.param('agora')}::timestamptz
+          then 'VENCIDA'
         else 'AGUARDANDO'
       end as situacao
-    from dia d
-    join ${agenda} g on g.tenant = d.tenant and g.planta_id = d.id
-      and g.data_esperada >= d.ini and g.data_esperada < d.fim
+    from ${agenda} g
     left join lateral (
       select min(p.entrada_em) as chegada from patio_presenca_patio p
       where p.tenant = g.tenant and p.veiculo_id = g.veiculo_id and p.planta_id = g.planta_id
         and p.entrada_em >= g.data_esperada - interval '12 hours'
-        and p.entrada_em < g.data_esperada + interval '12 hours') ch on true)`;
+        and p.entrada_em < g.data_esperada + interval '12 hours') ch on true
+    where g.tenant = ${tenant(b)} and g.planta_id = ${plantaId(b)}
+      and g.data_esperada >= ${ini(b)} and g.data_esperada < ${fim(b)})`;
 
 /** Arrivals on time, early and late, and the overdue agendas of the day. */
 export const PONTUALIDADE = statement('yms.patio.numeros.pontualidade', (b) =>
   b.raw(sql`with ${agendasDoDia(b)}
-    select d.dia::text as data,
-      count(ag.id)::int as total,
+    select count(ag.id)::int as total,
       count(ag.id) filter (where ag.situacao = 'NO_HORARIO')::int as "noHorario",
       count(ag.id) filter (where ag.situacao = 'ADIANTADA')::int as adiantadas,
       count(ag.id) filter (where ag.situacao = 'ATRASADA')::int as atrasadas,
@@ -106,8 +116,7 @@ export const PONTUALIDADE = statement('yms.patio.numeros.pontualidade', (b) =>
       count(ag.id) filter (where ag.situacao = 'AGUARDANDO')::int as aguardando,
       count(ag.id) filter (where ag.situacao = 'SEM_AGENDAMENTO')::int as "semAgendamento",
       count(ag.id) filter (where ag.situacao = 'CANCELADA')::int as canceladas
-    from dia d left join ag on true
-    group by d.dia`),
+    from ag`),
 );
 
 /** The day's schedule: the agendas with type, plate, driver, arrival, standing and yard step. */

@@ -6,6 +6,7 @@ import { StatusAgendamento } from '../agenda/contract.ts';
 import { E } from './errors.ts';
 import {
   AGENDA_DO_DIA,
+  DIA_DA_PLANTA,
   PERMANENCIA,
   PERMANENCIA_AREAS,
   PONTUALIDADE,
@@ -63,11 +64,30 @@ type Linha = Record<string, unknown>;
 const iso = (v: unknown) => (v == null ? undefined : new Date(v as string).toISOString());
 /** A row without its null fields (empty fields are left out, as everywhere in the API). */
 const semNulos = (row: Linha) => Object.fromEntries(Object.entries(row).filter(([, v]) => v != null));
-const valores = (ctx: Ctx, input: { plantaId: string; data?: string }) => ({
-  plantaId: input.plantaId,
-  data: input.data ?? null,
-  agora: ctx.now().toISOString(),
-});
+/**
+ * The plant's day (404 for an unknown plant): its date, time zone, and the values the day's
+ * statements take — its bounds as instants, and now.
+ */
+async function diaDa(ctx: Ctx, input: { plantaId: string; data?: string | undefined }) {
+  const agora = ctx.now().toISOString();
+  const { rows } = await ctx.store.run(DIA_DA_PLANTA, {
+    plantaId: input.plantaId,
+    data: input.data ?? null,
+    agora,
+  });
+  const d = rows[0];
+  if (!d) throw E.plantaNotFound({ id: input.plantaId });
+  return {
+    data: String(d.data),
+    fusoHorario: String(d.fusoHorario),
+    valores: {
+      plantaId: input.plantaId,
+      ini: new Date(d.ini as string).toISOString(),
+      fim: new Date(d.fim as string).toISOString(),
+      agora,
+    },
+  };
+}
 
 const Tempo = Type.Object({
   quantidade: Int('how many stays (or arrivals) ended in the day'),
@@ -133,18 +153,17 @@ export const numeros = {
       ),
     }),
     handler: async (ctx, input) => {
-      await plantaOf(ctx, input.plantaId);
-      const v = valores(ctx, input);
+      const dia = await diaDa(ctx, input);
       const [{ rows: total }, { rows: areas }] = [
-        await ctx.store.run(PERMANENCIA, v),
-        await ctx.store.run(PERMANENCIA_AREAS, v),
+        await ctx.store.run(PERMANENCIA, dia.valores),
+        await ctx.store.run(PERMANENCIA_AREAS, dia.valores),
       ];
       const tempo = (r: Linha) => ({
         quantidade: Number(r.quantidade ?? 0),
         ...(r.media == null ? {} : { mediaSegundos: Number(r.media), p90Segundos: Number(r.p90) }),
       });
       return {
-        data: String(total[0]!.data),
+        data: dia.data,
         permanenciaPatio: tempo(total[0]!),
         areas: areas.map((a) => ({
           areaId: String(a.areaId),
@@ -176,12 +195,12 @@ export const numeros = {
       canceladas: Int('cancelled without arriving'),
     }),
     handler: async (ctx, input) => {
-      await plantaOf(ctx, input.plantaId);
+      const dia = await diaDa(ctx, input);
       const tolerancia = input.toleranciaMinutos ?? 15;
-      const { rows } = await ctx.store.run(PONTUALIDADE, { ...valores(ctx, input), tolerancia });
-      const { data, ...contagens } = rows[0]!;
+      const { rows } = await ctx.store.run(PONTUALIDADE, { ...dia.valores, tolerancia });
+      const contagens = rows[0]!;
       return {
-        data: String(data),
+        data: dia.data,
         toleranciaMinutos: tolerancia,
         ...Object.fromEntries(Object.entries(contagens).map(([k, n]) => [k, Number(n)])),
       } as never;
@@ -224,16 +243,16 @@ export const numeros = {
       ),
     }),
     handler: async (ctx, input) => {
-      const p = await plantaOf(ctx, input.plantaId);
+      const dia = await diaDa(ctx, input);
       const tolerancia = input.toleranciaMinutos ?? 15;
       const { rows } = await ctx.store.run(AGENDA_DO_DIA, {
-        ...valores(ctx, input),
+        ...dia.valores,
         tolerancia,
         limite: MAX_LINHAS,
       });
       return {
-        data: input.data ?? hojeEm(p.fusoHorario, ctx.now()),
-        fusoHorario: p.fusoHorario,
+        data: dia.data,
+        fusoHorario: dia.fusoHorario,
         agendas: rows.map((r) =>
           semNulos({
             ...r,
