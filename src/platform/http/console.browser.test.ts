@@ -42,23 +42,17 @@ let veiculos: string[];
 let joana: string;
 let agendaNoHorario: number;
 
-/** A zone where it is day now (between 03:00 and 21:00), so the day's agendas fit before and after now. */
+/** The hour (0–23) of `agora` in the time zone. */
+const horaEm = (fuso: string, agora: Date) =>
+  Number(
+    new Intl.DateTimeFormat('en-GB', { timeZone: fuso, hour: 'numeric', hourCycle: 'h23' }).format(agora),
+  );
+
+/** A zone where it is day now (03:00 to 21:00), so the day's agendas fit before and after now. */
 function fusoDeDia(agora: Date) {
-  for (const fuso of ['UTC', 'Asia/Tokyo'])
-    if (
-      Number(
-        new Intl.DateTimeFormat('en-GB', { timeZone: fuso, hour: 'numeric', hourCycle: 'h23' }).format(agora),
-      ) >= 3
-    )
-      if (
-        Number(
-          new Intl.DateTimeFormat('en-GB', { timeZone: fuso, hour: 'numeric', hourCycle: 'h23' }).format(
-            agora,
-          ),
-        ) < 21
-      )
-        return fuso;
-  throw new Error('no zone in daytime');
+  const fuso = ['UTC', 'Asia/Tokyo'].find((f) => horaEm(f, agora) >= 3 && horaEm(f, agora) < 21);
+  if (!fuso) throw new Error('no zone in daytime');
+  return fuso;
 }
 
 beforeAll(async () => {
@@ -69,9 +63,7 @@ beforeAll(async () => {
   const agora = new Date();
   const fuso = fusoDeDia(agora);
   const dia = new Intl.DateTimeFormat('en-CA', { timeZone: fuso }).format(agora);
-  const h = Number(
-    new Intl.DateTimeFormat('en-GB', { timeZone: fuso, hour: 'numeric', hourCycle: 'h23' }).format(agora),
-  );
+  const h = horaEm(fuso, agora);
   const hh = (n: number) => `${String(n).padStart(2, '0')}:00`;
   await seedPlantaComTurnos(t, 'acme', {
     id: PLANTA,
