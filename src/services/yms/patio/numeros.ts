@@ -56,10 +56,6 @@ async function plantaOf(ctx: Ctx, plantaId: string) {
   return p;
 }
 
-/** The day of `agora` in the time zone, YYYY-MM-DD. */
-const hojeEm = (fuso: string, agora: Date) =>
-  new Intl.DateTimeFormat('en-CA', { timeZone: fuso }).format(agora);
-
 type Linha = Record<string, unknown>;
 const iso = (v: unknown) => (v == null ? undefined : new Date(v as string).toISOString());
 /** A row without its null fields (empty fields are left out, as everywhere in the API). */
