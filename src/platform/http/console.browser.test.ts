@@ -187,6 +187,22 @@ describe('the console, in a browser', () => {
     await page.locator('[data-numero="noPatio"]', { hasText: '2' }).waitFor();
     await page.locator('#eventos li', { hasText: `${placas[0]} saiu do pátio` }).waitFor();
 
+    // The first truck comes back to a full dock and queues; a console opened now sees the queue as
+    // it stands (read at connect), not only changes seen since.
+    await evento('vehicleEnteredYard', { placa: placas[0] });
+    await evento('vehicleEnteredAreaInYard', { areaId: areas.DOCA1, placa: placas[0] });
+    await doca.locator('.fila li', { hasText: placas[0]! }).waitFor();
+    const outra = await browser.newPage();
+    outra.setDefaultTimeout(15_000);
+    await outra.goto(`${base}/t/acme/console`);
+    await outra.fill('#chave', key);
+    await outra.click('text=Conectar');
+    await expect(area_(outra, 'DOCA1').locator('.fila li').innerText()).resolves.toMatch(
+      /^1º ABC1D23 espera há/,
+    );
+    await expect(outra.locator('#eventos li').count()).resolves.toBe(0);
+    await outra.close();
+
     // Same page, never reloaded; and no id anywhere on it.
     await expect(
       page.evaluate(() => (window as unknown as { semRecarga?: boolean }).semRecarga),
