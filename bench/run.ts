@@ -9,6 +9,7 @@ import { allServices } from '../src/services/index.ts';
 import { runAgenda } from './agenda.ts';
 import { bareFastify, type Running, rawPg } from './baselines.ts';
 import { runCreates } from './creates.ts';
+import { runDia } from './dia.ts';
 import { type BenchContext, runEntities } from './entities.ts';
 import { runExports } from './exports.ts';
 import {
@@ -60,6 +61,7 @@ const GROUPS = [
   'creates',
   'workers',
   'idle',
+  'dia',
 ] as const;
 type Group = (typeof GROUPS)[number];
 function selectedGroups(): Set<Group> {
@@ -208,6 +210,11 @@ async function main(): Promise<void> {
   if (ONLY.has('idle')) {
     console.log('\n# (o) what idle nodes cost the database');
     await runIdle(bench);
+  }
+  if (ONLY.has('dia')) {
+    console.log("\n# (p) yms/patio's day numbers over 1,000,000 yard visits");
+    await busyBefore('the day numbers scenarios (p)');
+    await runDia(bench);
   }
   console.log(`\nwhole run: ${fmt((performance.now() - startedAt) / 1000)} s`);
 }

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, testApp } from '../../../test/harness.ts';
 import { allServices } from '../../services/index.ts';
 import { until, yard } from '../events/fixtures.test-support.ts';
-import { parseSse, resumo } from './console/console.js';
-import { CONSOLE_CSP } from './console.ts';
+import { parseSse, resumo, semIds } from './console/console.js';
+import { CONSOLE_CSP, SCRIPTS } from './console.ts';
 
 // The live console: the page and its assets, the script's stream parser against the real stream
 // (read with fetch and an Authorization header, as the browser does), and its one-line summaries.
@@ -38,6 +38,14 @@ describe('the console page', () => {
     expect(js.statusCode).toBe(200);
     expect(js.headers['content-type']).toBe('text/javascript; charset=utf-8');
     expect(js.body).toContain('last-event-id');
+    for (const script of SCRIPTS) {
+      const res = await t.app.inject({ method: 'GET', url: `/console/${script}` });
+      expect([script, res.statusCode, res.headers['content-type']]).toEqual([
+        script,
+        200,
+        'text/javascript; charset=utf-8',
+      ]);
+    }
     const css = await t.app.inject({ method: 'GET', url: '/console/console.css' });
     expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
     expect((await t.app.inject({ method: 'GET', url: '/console/console.ts' })).statusCode).toBe(404);
@@ -88,26 +96,76 @@ describe('the console script', () => {
     const event = JSON.parse(seen[0]!.data);
     expect(event).toMatchObject({ topic: 'test/yard/vehicleEnteredYard', payload: { placa: 'CON1A23' } });
     expect(seen[0]!.id).toBe(String(event.id));
-    expect(resumo(event)).toEqual({ topico: 'vehicleEnteredYard', texto: 'CON1A23', classe: '' });
+    expect(resumo(event)).toEqual({
+      topico: 'Entrada no pátio',
+      texto: 'CON1A23 entrou no pátio.',
+      classe: '',
+    });
   });
 
-  it('summarizes a routine log by its outcome and a queue item by its plate', () => {
-    const log = (logRotina: object) => resumo({ topic: 'yms/patio/wsLogRotina', payload: { logRotina } });
+  it('says routine results and queue changes as sentences, naming records, never by id', () => {
+    const AREA = '0b6e1a52-3f2c-4c55-9a51-5d9b3c1f0a11';
+    const VEICULO = '7c1d2e3f-4a5b-4c6d-8e9f-0a1b2c3d4e5f';
+    const MOTORISTA = '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d';
+    const nomes = {
+      area: (id: string) => (id === AREA ? 'DOCA1 · Doca 1' : undefined),
+      placa: (id: string) => (id === VEICULO ? 'ABC1D23' : undefined),
+      motorista: (id: string) => (id === MOTORISTA ? 'Joana Silva' : undefined),
+    };
+    const log = (logRotina: object) =>
+      resumo({ topic: 'yms/patio/wsLogRotina', payload: { logRotina } }, nomes);
     expect(
       log({ tipo: 'CONDICAO', nome: 'pesoRegistrado', mensagem: 'peso ausente', resultado: false }),
     ).toEqual({
-      topico: 'wsLogRotina',
-      texto: 'pesoRegistrado: peso ausente',
+      topico: 'Rotina',
+      texto: 'Condição pesoRegistrado não atendida: peso ausente.',
       classe: 'falha',
     });
-    expect(log({ tipo: 'COMANDO', nome: 'alocarVaga', mensagem: 'vaga rua 1', sucesso: true }).classe).toBe(
-      'ok',
-    );
     expect(
-      resumo({
-        topic: 'yms/patio/wsFilaItem',
-        payload: { operacao: 'CRIADO', fila: 'DOCA-1', filaItem: { id: 'x', placa: 'ABC1D23' } },
-      }).texto,
-    ).toBe('CRIADO DOCA-1: ABC1D23');
+      log({ tipo: 'COMANDO', nome: 'alocarVaga', mensagem: `vaga rua 1 (${AREA})`, sucesso: true }),
+    ).toEqual({ topico: 'Rotina', texto: 'Comando alocarVaga executado: vaga rua 1.', classe: 'ok' });
+    const fila = (operacao: string, posicao: number) =>
+      resumo(
+        {
+          topic: 'yms/patio/wsFilaItem',
+          payload: {
+            operacao,
+            fila: AREA,
+            filaItem: { id: VEICULO, veiculoId: VEICULO, placa: 'ABC1D23', posicao },
+          },
+        },
+        nomes,
+      ).texto;
+    expect(fila('CRIADO', 3)).toBe('ABC1D23 entrou na fila de DOCA1 · Doca 1, 3º da fila.');
+    expect(fila('ALTERADO', 2)).toBe('ABC1D23 passou a 2º na fila de DOCA1 · Doca 1.');
+    expect(fila('REMOVIDO', 1)).toBe('ABC1D23 saiu da fila de DOCA1 · Doca 1.');
+    const chegou = resumo(
+      {
+        topic: 'yms/patio/vehicleEnteredAreaInYard',
+        payload: { plantaId: AREA, areaId: AREA, veiculoId: VEICULO, motoristaId: MOTORISTA },
+      },
+      nomes,
+    );
+    expect(chegou).toEqual({
+      topico: 'Chegada em área',
+      texto: 'ABC1D23 chegou em DOCA1 · Doca 1, motorista Joana Silva.',
+      classe: '',
+    });
+    // Records the page does not know are named in words, not by id.
+    const desconhecido = resumo({
+      topic: 'yms/patio/vehicleExitedYard',
+      payload: { veiculoId: VEICULO, areaId: AREA },
+    }).texto;
+    expect(desconhecido).toBe('veículo sem placa conhecida saiu do pátio por área não cadastrada.');
+    const outro = resumo({
+      topic: 'yms/agenda/agendaAlterada',
+      payload: { id: AREA, codigo: 12, status: 'EXECUTANDO' },
+    });
+    expect(outro).toEqual({
+      topico: 'Agenda alterada',
+      texto: 'agenda 12, situação EXECUTANDO.',
+      classe: '',
+    });
+    expect(semIds(`Planta ${AREA} não encontrada`)).toBe('Planta não encontrada');
   });
 });

@@ -4,10 +4,13 @@ import type { Platform } from '../core/declarations.ts';
 import { errors } from '../core/errors.ts';
 
 // The live console (docs/console.md): one static page per tenant, `/t/<tenant>/console`, with its
-// script and style under `/console/`. The page holds no data and no secret: the operator types an
+// scripts (ES modules) and style under `/console/`. The page holds no data and no secret: the operator types an
 // API key, which the browser sends on every call and on the event stream, like any client.
 
 const file = (name: string) => readFileSync(new URL(`./console/${name}`, import.meta.url), 'utf8');
+
+/** The page's modules: console.js imports the others (docs/console.md). */
+export const SCRIPTS = ['console.js', 'textos.js', 'dom.js', 'quadro.js', 'dia.js'];
 
 /** Scripts only from this origin, calls only to it: the page cannot be made to load or send elsewhere. */
 export const CONSOLE_CSP =
@@ -17,9 +20,10 @@ export const CONSOLE_CSP =
 export function registerConsole(app: FastifyInstance, platform: Platform): void {
   const page = file('index.html');
   const assets: Record<string, { type: string; body: string }> = {
-    'console.js': { type: 'text/javascript; charset=utf-8', body: file('console.js') },
     'console.css': { type: 'text/css; charset=utf-8', body: file('console.css') },
   };
+  for (const script of SCRIPTS)
+    assets[script] = { type: 'text/javascript; charset=utf-8', body: file(script) };
   app.get('/t/:tenant/console', { schema: { hide: true } }, async (request, reply) => {
     const { tenant } = request.params as { tenant: string };
     if (!(await platform.tenants.find(tenant))) throw errors.notFound(`Tenant ${tenant} not found`);

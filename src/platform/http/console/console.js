@@ -1,11 +1,20 @@
-// The live console of a tenant's yard (docs/console.md): the spots of every area, and the yard's
-// events as they happen, from the bridge's Server-Sent Events stream. Plain browser JavaScript, no
-// build step. EventSource cannot send an Authorization header, so the stream is read with fetch
-// and parsed here (parseSse, exported for the tests); a reconnection resumes with Last-Event-ID.
+// The console a yard is run from (docs/console.md): per plant its board (quadro.js), its day's
+// numbers and schedule (dia.js), and the yard's events as sentences (textos.js), live from the
+// bridge's Server-Sent Events stream. Plain browser JavaScript, no build step. Everything comes from
+// the bridge's API, called with the operator's key; a yard or agenda event redraws (debounced).
+// EventSource cannot send an Authorization header, so the stream is read with fetch and parsed
+// here (parseSse, exported for the tests); a reconnection resumes with Last-Event-ID.
+
+import { agendaDaPlanta, numerosDaPlanta } from './dia.js';
+import { el } from './dom.js';
+import { quadroDaPlanta } from './quadro.js';
+import { hora, resumo, semIds } from './textos.js';
+
+export { resumo, semIds };
 
 const MAX_EVENTOS = 200;
-const TOPICOS_DO_PATIO =
-  /^yms\/patio\/(vehicleEnteredYard|vehicleEnteredAreaInYard|vehicleExitedYard|execucao)/;
+const REDESENHO_MS = 300;
+const RELOGIO_MS = 30_000;
 
 /**
  * An incremental parser of `text/event-stream`: feed it chunks as they arrive; it calls `onEvent`
@@ -36,103 +45,203 @@ export function parseSse(onEvent) {
   };
 }
 
-/** One line of the feed: what a yard operator reads first. */
-export function resumo(evento) {
-  const p = evento.payload ?? {};
-  const topico = evento.topic.split('/').pop();
-  if (topico === 'wsLogRotina' && p.logRotina) {
-    const log = p.logRotina;
-    const ok = log.tipo === 'CONDICAO' ? log.resultado : log.sucesso;
-    return { topico, texto: `${log.nome}: ${log.mensagem}`, classe: ok ? 'ok' : 'falha' };
-  }
-  if (topico === 'wsFilaItem') {
-    const item = p.filaItem ?? {};
-    return { topico, texto: `${p.operacao} ${p.fila}: ${item.placa ?? item.id ?? ''}`, classe: '' };
-  }
-  const partes = [p.placa ?? p.veiculoId, p.areaId && `área ${p.areaId}`, p.motivo].filter(Boolean);
-  return { topico, texto: partes.length ? partes.join(' · ') : JSON.stringify(p).slice(0, 160), classe: '' };
-}
-
 function iniciar() {
   const tenant = decodeURIComponent(location.pathname.split('/')[2] ?? '');
   const base = `/t/${encodeURIComponent(tenant)}/bridge/1.0`;
   const $ = (id) => document.getElementById(id);
   $('tenant').textContent = tenant;
+  for (const alvo of document.querySelectorAll('.tenant-nome')) alvo.textContent = tenant;
   let chave = sessionStorage.getItem(`ponte:${tenant}:chave`) ?? '';
   let usuario = sessionStorage.getItem(`ponte:${tenant}:usuario`) ?? '';
   let ultimoId;
   let controle;
   let atraso = 1000;
   let quadroPendente;
+  let relogio;
+  // What the sentences name records by: filled by each load, and by lookups of unknown ids.
+  const nomes = {
+    areas: new Map(),
+    plantas: new Map(),
+    placas: new Map(),
+    motoristas: new Map(),
+    fusos: new Map(),
+  };
+  let fusoPadrao;
 
   const estado = (texto) => {
-    $('estado').textContent = texto;
+    $('estado').textContent = semIds(texto);
   };
 
-  async function chamar(endereco, corpo) {
+  async function pedir(endereco, init = {}) {
     const res = await fetch(`${base}/rest/${endereco}`, {
-      method: 'POST',
+      ...init,
       headers: { authorization: chave, 'content-type': 'application/json' },
-      body: JSON.stringify(corpo),
     });
-    if (!res.ok) throw new Error(`${endereco}: ${res.status} ${(await res.json()).message ?? ''}`);
+    if (!res.ok) {
+      const corpo = await res.json().catch(() => ({}));
+      throw new Error(`${endereco.split('/').pop()}: ${res.status} ${corpo.message ?? ''}`);
+    }
     return res.json();
   }
+  const chamar = (endereco, corpo) => pedir(endereco, { method: 'POST', body: JSON.stringify(corpo) });
+  const lista = (entidade) => pedir(`${entidade}?size=1000`);
 
-  async function desenharPatio() {
-    const [{ vaga }, areas] = await Promise.all([
-      chamar('yms/patio/actions/vagaChangeAll', {}),
-      fetch(`${base}/rest/yms/patio/entities/area?size=1000`, { headers: { authorization: chave } }).then(
-        (r) => (r.ok ? r.json() : []),
-      ),
+  /** Everything one plant's part of the page shows. */
+  async function dadosDaPlanta(planta, areas, vagas, tipos) {
+    const plantaId = planta.id;
+    const q = (nome, corpo) => chamar(`yms/patio/queries/${nome}`, { plantaId, ...corpo });
+    const [veiculos, tempos, pontualidade, agenda] = await Promise.all([
+      q('veiculosNoPatio'),
+      q('temposDoDia'),
+      q('pontualidadeDoDia'),
+      q('agendaDoDia'),
     ]);
-    const nomes = new Map(areas.map((a) => [a.id, `${a.codigo} · ${a.descricao}`]));
-    const porArea = new Map();
-    for (const v of vaga) porArea.set(v.areaId, [...(porArea.get(v.areaId) ?? []), v]);
-    const alvo = $('patio');
-    alvo.replaceChildren();
-    for (const [areaId, vagas] of porArea) {
-      const ocupadas = vagas.filter((v) => v.ocupada).length;
-      const bloco = document.createElement('div');
-      bloco.className = 'area';
-      const titulo = document.createElement('h3');
-      titulo.textContent = `${nomes.get(areaId) ?? areaId}: ${ocupadas} de ${vagas.length} ocupadas`;
-      const grade = document.createElement('div');
-      grade.className = 'vagas';
-      for (const v of vagas) {
-        const celula = document.createElement('span');
-        celula.className = `vaga${v.ocupada ? ' ocupada' : ''}${v.bloqueio ? ' bloqueada' : ''}${v.ativo === false ? ' inativa' : ''}`;
-        celula.title = `rua ${v.rua}, número ${v.numero}${v.ocupada ? ` · veículo ${v.veiculoId}` : ''}${v.bloqueio ? ` · bloqueada: ${v.motivoBloqueio ?? ''}` : ''}`;
-        grade.append(celula);
-      }
-      bloco.append(titulo, grade);
-      alvo.append(bloco);
+    const vagasPorArea = new Map();
+    for (const v of vagas)
+      if (areas.some((a) => a.id === v.areaId))
+        vagasPorArea.set(v.areaId, [...(vagasPorArea.get(v.areaId) ?? []), v]);
+    for (const l of vagasPorArea.values()) l.sort((x, y) => x.rua - y.rua || x.numero - y.numero);
+    const filas = new Map(
+      await Promise.all(
+        [...vagasPorArea.keys()].map(async (areaId) => [
+          areaId,
+          (await chamar('yms/patio/queries/buscarFilaArea', { areaId })).content,
+        ]),
+      ),
+    );
+    let horarios = [];
+    let erroAgenda;
+    try {
+      horarios = await Promise.all(
+        tipos
+          .filter((t) => t.plantaId === plantaId && t.ativo !== false)
+          .sort((x, y) => x.codigo.localeCompare(y.codigo))
+          .map(async (tipo) => ({
+            tipo,
+            horarios: (
+              await chamar('yms/agenda/queries/horarioOperacao', {
+                tipoAgendamentoId: tipo.id,
+                data: agenda.data,
+                plantaId,
+              })
+            ).horarios,
+          })),
+      );
+    } catch (e) {
+      erroAgenda = `Horários indisponíveis: ${e.message}`;
     }
-    if (porArea.size === 0) alvo.textContent = 'nenhuma vaga cadastrada';
+    return {
+      planta,
+      areas,
+      vagasPorArea,
+      filas,
+      veiculos: veiculos.veiculos,
+      quantidadeNoPatio: veiculos.quantidade,
+      tempos,
+      pontualidade,
+      agenda,
+      horarios,
+      erroAgenda,
+      placasConhecidas: nomes.placas,
+    };
+  }
+
+  async function desenhar() {
+    const [plantas, areas, { vaga }, tipos] = await Promise.all([
+      lista('yms/patio/entities/planta'),
+      lista('yms/patio/entities/area'),
+      chamar('yms/patio/actions/vagaChangeAll', {}),
+      lista('yms/agenda/entities/tipoAgendamento').catch(() => []),
+    ]);
+    for (const p of plantas) {
+      nomes.plantas.set(p.id, `${p.codigo} · ${p.nome}`);
+      nomes.fusos.set(p.id, p.fusoHorario);
+    }
+    for (const a of areas) nomes.areas.set(a.id, `${a.codigo} · ${a.descricao}`);
+    fusoPadrao = plantas[0]?.fusoHorario;
+    const ativas = plantas.filter((p) => p.ativo !== false).sort((x, y) => x.codigo.localeCompare(y.codigo));
+    const dados = await Promise.all(
+      ativas.map((p) =>
+        dadosDaPlanta(
+          p,
+          areas.filter((a) => a.plantaId === p.id),
+          vaga,
+          tipos,
+        ),
+      ),
+    );
+    const agora = Date.now();
+    const partes = dados.map((d) => {
+      for (const v of d.veiculos) {
+        nomes.placas.set(v.veiculoId, v.placa);
+      }
+      const linha = el(
+        'div',
+        'planta-linha',
+        quadroDaPlanta(d, agora),
+        el(
+          'div',
+          'lado',
+          el('h3', '', `Números do dia · ${d.planta.codigo}`),
+          numerosDaPlanta(d),
+          el('h3', '', `Agenda do dia · ${d.planta.codigo}`),
+          agendaDaPlanta(d),
+        ),
+      );
+      linha.dataset.planta = d.planta.codigo;
+      return linha;
+    });
+    $('patio').replaceChildren(...(partes.length ? partes : [el('p', '', 'Nenhuma planta cadastrada.')]));
+    $('atualizado').textContent = `atualizado às ${hora(new Date(agora), fusoPadrao)}`;
   }
 
   const redesenharLogo = () => {
     clearTimeout(quadroPendente);
-    quadroPendente = setTimeout(() => desenharPatio().catch((e) => estado(String(e.message))), 300);
+    quadroPendente = setTimeout(() => desenhar().catch((e) => estado(String(e.message))), REDESENHO_MS);
   };
 
+  /** Learns the plate and driver's name of ids an event carries that the page does not know yet. */
+  async function conhecer(p) {
+    const ids = [
+      ['placas', 'veiculo', p.veiculoId, (r) => r.placa],
+      ['placas', 'veiculo', p.filaItem?.veiculoId, (r) => r.placa],
+      ['motoristas', 'motorista', p.motoristaId, (r) => r.nome],
+      ['motoristas', 'motorista', p.motoristaAntigoId, (r) => r.nome],
+      ['motoristas', 'motorista', p.motoristaNovoId, (r) => r.nome],
+    ];
+    await Promise.all(
+      ids
+        .filter(([mapa, , id]) => id && !nomes[mapa].has(id))
+        .map(([mapa, entidade, id, campo]) =>
+          pedir(`yms/patio/entities/${entidade}/${encodeURIComponent(id)}`)
+            .then((r) => nomes[mapa].set(id, campo(r)))
+            .catch(() => undefined),
+        ),
+    );
+  }
+
   function mostrar(evento) {
-    const { topico, texto, classe } = resumo(evento);
-    const item = document.createElement('li');
-    const hora = document.createElement('time');
-    hora.dateTime = evento.occurredAt;
-    hora.textContent = new Date(evento.occurredAt).toLocaleTimeString();
-    const nome = document.createElement('span');
-    nome.className = 'topico';
-    nome.textContent = topico;
-    const corpo = document.createElement('span');
-    corpo.className = classe;
-    corpo.textContent = texto;
-    item.append(hora, nome, corpo);
-    const lista = $('eventos');
-    lista.prepend(item);
-    while (lista.children.length > MAX_EVENTOS) lista.lastChild.remove();
-    if (TOPICOS_DO_PATIO.test(evento.topic)) redesenharLogo();
+    const p = evento.payload ?? {};
+    const { topico, texto, classe } = resumo(evento, {
+      area: (id) => nomes.areas.get(id),
+      planta: (id) => nomes.plantas.get(id),
+      placa: (id) => nomes.placas.get(id),
+      motorista: (id) => nomes.motoristas.get(id),
+    });
+    const fuso = nomes.fusos.get(p.plantaId) ?? fusoPadrao;
+    const quando = p.dataHora ?? evento.occurredAt;
+    const item = el(
+      'li',
+      '',
+      el('time', '', hora(quando, fuso)),
+      el('span', 'topico', topico),
+      el('span', classe, texto),
+    );
+    item.querySelector('time').dateTime = quando;
+    const feed = $('eventos');
+    feed.prepend(item);
+    while (feed.children.length > MAX_EVENTOS) feed.lastChild.remove();
+    if (/^yms\//.test(evento.topic)) redesenharLogo();
   }
 
   async function ouvir() {
@@ -148,9 +257,12 @@ function iniciar() {
       estado('conectado');
       atraso = 1000;
       const leitor = res.body.pipeThrough(new TextDecoderStream()).getReader();
+      // Events are shown in order: each waits for the lookups of the one before.
+      let fila = Promise.resolve();
       const alimentar = parseSse(({ id, data }) => {
         if (id !== undefined) ultimoId = id;
-        mostrar(JSON.parse(data));
+        const evento = JSON.parse(data);
+        fila = fila.then(() => conhecer(evento.payload ?? {})).then(() => mostrar(evento));
       });
       for (;;) {
         const { value, done } = await leitor.read();
@@ -171,10 +283,13 @@ function iniciar() {
     sessionStorage.setItem(`ponte:${tenant}:usuario`, usuario);
     estado('conectando…');
     try {
-      await desenharPatio();
+      await desenhar();
     } catch (e) {
       estado(String(e.message));
     }
+    clearInterval(relogio);
+    // Waiting times and "today" move with the clock, not only with events.
+    relogio = setInterval(redesenharLogo, RELOGIO_MS);
     ouvir();
   }
 

@@ -140,3 +140,11 @@ export const AgendaCampos = Type.Object({
 
 /** An agenda as the API shows it: its id, its fields and the audit fields (the entity's output). */
 export const Agenda = Type.Object({ ...AgendaCampos.properties, ...AuditSchema }, { title: 'agenda' });
+
+/**
+ * Read-only, for SQL that must join the two services in the database (yms/patio's day numbers,
+ * docs/patio.md "The day's numbers"): the names of the agenda's and its type's tables. Nothing but
+ * yms/agenda writes them; a reader joins on (tenant, id), filters by tenant, and reads only the
+ * columns documented in docs/agenda.md "The record" (contract.test.ts checks the names).
+ */
+export const TABELAS_AGENDA = { agenda: 'agenda', tipoAgendamento: 'agenda_tipo_agendamento' } as const;

@@ -16,6 +16,7 @@ import { eventos } from './eventos.ts';
 import { execucoes } from './execucoes.ts';
 import { filas } from './fila.ts';
 import { patioExports, patioImports, TRANSFER_KINDS } from './importacoes.ts';
+import { numeros } from './numeros.ts';
 import { referencias } from './referencias.ts';
 import { rotina } from './rotinas-tenant.ts';
 import { turnos } from './turnos.ts';
@@ -43,6 +44,7 @@ export default defineService({
     ...execucoes,
     ...eventos,
     ...filas,
+    ...numeros,
     ...automacao,
     ...etapas,
     ...veiculos,

@@ -37,6 +37,8 @@ export const controleArea = pgTable(
     index('patio_controle_area_chegada').on(t.tenant, t.areaId, t.chegadaEm, t.id),
     // The vehicle's open arrival (where it is now), closed when it enters another area or leaves.
     index('patio_controle_area_veiculo_aberta').on(t.tenant, t.veiculoId).where(sql`${t.saidaEm} is null`),
+    // The dwell time per area of the arrivals that ended in a day (temposDoDia).
+    index('patio_controle_area_saida').on(t.tenant, t.areaId, t.saidaEm).where(sql`${t.saidaEm} is not null`),
     tenantIsolation(t.tenant),
   ],
 );
@@ -69,6 +71,15 @@ export const presencaPatio = pgTable(
     // A vehicle is in at most one yard at a time: a second entry, even a concurrent one, is refused.
     uniqueIndex('patio_presenca_patio_veiculo').on(t.tenant, t.veiculoId).where(sql`${t.saidaEm} is null`),
     index('patio_presenca_patio_planta').on(t.tenant, t.plantaId, t.entradaEm),
+    // The day's numbers (numeros-sql.ts): who is in the yard now, the stays that ended in a day,
+    // and an agenda's arrival (its vehicle's entries around the expected time).
+    index('patio_presenca_patio_no_patio')
+      .on(t.tenant, t.plantaId, t.entradaEm)
+      .where(sql`${t.saidaEm} is null`),
+    index('patio_presenca_patio_saida')
+      .on(t.tenant, t.plantaId, t.saidaEm)
+      .where(sql`${t.saidaEm} is not null`),
+    index('patio_presenca_patio_veiculo_entrada').on(t.tenant, t.veiculoId, t.entradaEm),
     tenantIsolation(t.tenant),
   ],
 );

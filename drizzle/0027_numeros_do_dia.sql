@@ -1,0 +1,4 @@
+CREATE INDEX "patio_controle_area_saida" ON "patio_controle_area" USING btree ("tenant","area_id","saida_em") WHERE "patio_controle_area"."saida_em" is not null;--> statement-breakpoint
+CREATE INDEX "patio_presenca_patio_no_patio" ON "patio_presenca_patio" USING btree ("tenant","planta_id","entrada_em") WHERE "patio_presenca_patio"."saida_em" is null;--> statement-breakpoint
+CREATE INDEX "patio_presenca_patio_saida" ON "patio_presenca_patio" USING btree ("tenant","planta_id","saida_em") WHERE "patio_presenca_patio"."saida_em" is not null;--> statement-breakpoint
+CREATE INDEX "patio_presenca_patio_veiculo_entrada" ON "patio_presenca_patio" USING btree ("tenant","veiculo_id","entrada_em");
