@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, doublePrecision, index, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, customType, doublePrecision, index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { tenantPrimaryKey } from '../../../platform/core/db/keys.ts';
 import { tenantIsolation } from '../../../platform/core/db/tenancy.ts';
 import { entityColumns } from '../../../platform/core/entity.ts';
@@ -11,7 +11,15 @@ import { entityColumns } from '../../../platform/core/entity.ts';
 // can be imported in any order; the queries join on them through the indexes below.
 
 const int64 = (name: string) => bigint(name, { mode: 'number' });
-const instant = (name: string) => timestamp(name, { withTimezone: true });
+/**
+ * A timestamptz written from the ISO 8601 text the entities, the imports and the actions carry (or a
+ * Date), read as a Date (shown as ISO 8601).
+ */
+const instant = customType<{ data: Date | string; driverData: string | Date }>({
+  dataType: () => 'timestamp with time zone',
+  toDriver: (value) => (value instanceof Date ? value.toISOString() : value),
+  fromDriver: (value) => (value instanceof Date ? value : new Date(value)),
+});
 
 export const filial = pgTable(
   'oficina_filial',
