@@ -7,7 +7,8 @@ import { type CentroCustoRec, STATUS_MANUTENCAO_ABERTA, VisaoGeralRec, type Visa
 
 // visaoGeral (spec 001 §4.7; docs/oficina.md "visaoGeral"): the workshop's dashboard in one SQL
 // statement. The fleet counted is the available vehicles (dsStatus not INATIVO) of the branch asked
-// (all branches when none); each is running or in the garage (dsStatusOficina GARAGEM). Four counts,
+// (all branches when none), inlined in each part (not materialized: the planner then hashes the
+// vehicles, not the items); each is running or in the garage (dsStatusOficina GARAGEM). Four counts,
 // split running/garage and by the vehicle's cost centre: the vehicles; their pending items; their
 // reviews that are due (the warning window reached: within qtKmAviso km of the review's odometer,
 // or within nrDias days of dtPrevisao); their open maintenances (ABERTA, EM_ANDAMENTO). The lists
@@ -24,7 +25,7 @@ export function visaoSql(tenant: string, now: Date, cdEmpresa: number | undefine
     STATUS_MANUTENCAO_ABERTA.map((s) => sql`${s}`),
     sql`, `,
   );
-  return sql`with v as materialized (
+  return sql`with v as not materialized (
   select cd_veiculo, centro_custo, coalesce(ds_status_oficina = 'GARAGEM', false) as garagem, nr_hodometro
   from oficina_veiculo
   where tenant = ${tenant} and ds_status is distinct from 'INATIVO'${empresa}
