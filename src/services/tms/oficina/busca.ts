@@ -1,4 +1,4 @@
-import { and, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
+import { eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { containsText } from '../../../platform/core/db/search.ts';
 import type { Ctx } from '../../../platform/core/declarations.ts';
@@ -76,8 +76,6 @@ export const naLista = (column: AnyPgColumn, cdSetores: string | undefined) =>
 /** The item's branch, or its vehicle's when the item names none. */
 export const empresaDe = (item: AnyPgColumn, doVeiculo: AnyPgColumn, cdEmpresa: number | undefined) =>
   when(cdEmpresa, (cd) => eq(sql`coalesce(${item}, ${doVeiculo})`, cd));
-
-export { and, or };
 
 /** A row as a record: null fields left out, instants as ISO 8601. */
 export function record<R>(row: Record<string, unknown>): R {

@@ -15,14 +15,6 @@ export const E = defineErrors({
     reason: 'BAD_REQUEST',
     message: "RremoveVeiculo needs 'cdVeiculo' or 'nrPlaca'",
   },
-  cdSetores: {
-    reason: 'BAD_REQUEST',
-    message: "field 'cdSetores' must be a comma-separated list of sector codes (e.g. 1,2,3): got '{valor}'",
-  },
-  orderBy: {
-    reason: 'BAD_REQUEST',
-    message: "field 'orderBy' names no field of {record}: '{campo}'",
-  },
 });
 
 /** The texts of dsErro when ok is false (spec 001 §7), in the users' language. */

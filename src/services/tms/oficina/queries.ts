@@ -1,9 +1,8 @@
-import { asc, eq, or, sql } from 'drizzle-orm';
+import { and, asc, eq, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { query } from '../../../platform/core/registry.ts';
 import { Int64, type Static, Type } from '../../../platform/core/schema.ts';
 import {
-  and,
   CdSetores,
   dbl,
   empresaDe,
