@@ -28,6 +28,7 @@ import {
 import { runHorarios } from './horarios.ts';
 import { runIdle } from './idle.ts';
 import { runImports } from './imports.ts';
+import { runOficina } from './oficina.ts';
 import { runPatio } from './patio.ts';
 import { benchService, expected, queryBodies, seedProbe, verify } from './probe.ts';
 import { runProcesses } from './processes.ts';
@@ -62,6 +63,7 @@ const GROUPS = [
   'workers',
   'idle',
   'dia',
+  'oficina',
 ] as const;
 type Group = (typeof GROUPS)[number];
 function selectedGroups(): Set<Group> {
@@ -206,6 +208,11 @@ async function main(): Promise<void> {
     console.log('\n# (n) the real server: request logging, and one process against every core');
     await busyBefore('the real-server scenarios (n)');
     await runProcesses(bench);
+  }
+  if (ONLY.has('oficina')) {
+    console.log('\n# (o) tms/oficina visaoGeral over 10,000 vehicles and 100,000 items of each kind');
+    await busyBefore('the workshop dashboard scenario (o)');
+    await runOficina(bench);
   }
   if (ONLY.has('idle')) {
     console.log('\n# (o) what idle nodes cost the database');

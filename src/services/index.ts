@@ -7,6 +7,7 @@ import exportsService from './platform/exports/service.ts';
 import imports from './platform/imports/service.ts';
 import jobs from './platform/jobs/service.ts';
 import webhooks from './platform/webhooks/service.ts';
+import oficina from './tms/oficina/service.ts';
 import agenda from './yms/agenda/service.ts';
 import patio from './yms/patio/service.ts';
 
@@ -22,4 +23,5 @@ export const allServices: ServiceDeclaration[] = [
   comComum,
   agenda,
   patio,
+  oficina,
 ];
