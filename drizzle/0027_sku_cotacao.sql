@@ -53,6 +53,7 @@ CREATE TABLE "cot_cotacao" (
 	"situacao" text DEFAULT 'Aberta' NOT NULL,
 	"quantidade_itens" bigint NOT NULL,
 	"cancelada_em" timestamp with time zone,
+	"itens" jsonb NOT NULL,
 	CONSTRAINT "cot_cotacao_tenant_id_pk" PRIMARY KEY("tenant","id")
 );
 --> statement-breakpoint

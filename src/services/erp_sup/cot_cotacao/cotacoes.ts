@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, inArray, sql } from 'drizzle-orm';
-import { rowsOf } from '../../../platform/core/db/database.ts';
+import { and, eq, inArray } from 'drizzle-orm';
+import { blobs } from '../../../platform/blobs/tables.ts';
 import type { Ctx } from '../../../platform/core/declarations.ts';
 import { action } from '../../../platform/core/registry.ts';
 import { DateTime, Type } from '../../../platform/core/schema.ts';
@@ -18,6 +18,7 @@ import { cotacao, cotacaoItem } from './tables.ts';
 /** Blob keys of quotation attachments. */
 export const PREFIXO_ANEXO = 'erp_sup/cot_cotacao/anexos/';
 const VALIDADE_URL_SEGUNDOS = 900;
+const chave = (id: string) => `${PREFIXO_ANEXO}${id.toLowerCase()}`;
 export const TOPICO_CRIADA = 'erp_sup/cot_cotacao/cotacaoCriada';
 export const TOPICO_CANCELADA = 'erp_sup/cot_cotacao/cotacaoCancelada';
 
@@ -79,15 +80,20 @@ export const cotacoes = {
         ctx.tenant.name,
         itens.flatMap((item) => (item.codigoSKU ? [item.codigoSKU] : [])),
       );
+      // The platform's record of uploaded blobs, read in this transaction (as platform/imports reads
+      // an import's file): a key there is a file whose bytes arrived.
+      const chaves = itens.flatMap((item) => (item.anexos ?? []).map((a) => chave(a.id)));
+      const enviados = new Set(
+        chaves.length === 0
+          ? []
+          : (await ctx.store.select(blobs, inArray(blobs.key, [...new Set(chaves)]))).map((b) => b.key),
+      );
       for (const [i, item] of itens.entries()) {
         if (item.codigoSKU && !conhecidos.has(item.codigoSKU))
           throw E.skuDesconhecido({ field: `cotacao[${i}].codigoSKU`, codigo: item.codigoSKU });
         for (const [j, anexo] of (item.anexos ?? []).entries()) {
-          const blob = await ctx.platform.blobs.stat(
-            ctx.tenant.name,
-            `${PREFIXO_ANEXO}${anexo.id.toLowerCase()}`,
-          );
-          if (!blob) throw E.anexoNaoEnviado({ field: `cotacao[${i}].anexos[${j}].id`, id: anexo.id });
+          if (!enviados.has(chave(anexo.id)))
+            throw E.anexoNaoEnviado({ field: `cotacao[${i}].anexos[${j}].id`, id: anexo.id });
         }
       }
       const abertos = await ctx.store.select(
@@ -109,7 +115,13 @@ export const cotacoes = {
       const now = ctx.now();
       const audit = { createdBy: who, lastModifiedBy: who, createdDate: now, lastModifiedDate: now };
       const [nova] = await ctx.store
-        .insert(cotacao, [{ ...audit, quantidadeItens: itens.length }])
+        .insert(cotacao, [
+          {
+            ...audit,
+            quantidadeItens: itens.length,
+            itens: itens.map((item) => ({ ...item, situacao: 'Aberta' })),
+          },
+        ])
         .returning({ id: cotacao.id });
       const idCotacao = String(nova!.id);
       try {
@@ -155,17 +167,20 @@ export const cotacoes = {
         ...new Set(itens.filter((i) => i.situacao === 'Aberta').map((i) => String(i.cotacaoId))),
       ];
       if (cotacaoIds.length === 0) return {};
-      await ctx.store.select(cotacao, inArray(cotacao.id, cotacaoIds.sort()), { forUpdate: true });
+      const travadas = await ctx.store.select(cotacao, inArray(cotacao.id, cotacaoIds.sort()), {
+        forUpdate: true,
+      });
       const now = ctx.now();
+      const who = quem(ctx);
       const cancelados = await ctx.store
         .update(
           cotacaoItem,
           {
             situacao: 'Cancelada',
             canceladaEm: now,
-            canceladaPor: quem(ctx),
+            canceladaPor: who,
             lastModifiedDate: now,
-            lastModifiedBy: quem(ctx),
+            lastModifiedBy: who,
           },
           and(inArray(cotacaoItem.idNecessidadeCompra, ids), eq(cotacaoItem.situacao, 'Aberta')),
         )
@@ -173,19 +188,27 @@ export const cotacoes = {
           cotacaoId: cotacaoItem.cotacaoId,
           idNecessidadeCompra: cotacaoItem.idNecessidadeCompra,
         });
-      const fechadas = rowsOf<{ id: string }>(
-        await ctx.tx.execute(sql`
-          update cot_cotacao c set situacao = 'Cancelada', cancelada_em = ${now}, last_modified_date = ${now}
-          where c.tenant = ${ctx.tenant.name} and c.situacao = 'Aberta'
-            and c.id in (${sql.join(
-              cotacaoIds.map((id) => sql`${id}::uuid`),
-              sql`, `,
-            )})
-            and not exists (select 1 from cot_cotacao_item i
-                            where i.tenant = c.tenant and i.cotacao_id = c.id and i.situacao = 'Aberta')
-          returning c.id`),
-      );
-      const fechada = new Set(fechadas.map((r) => String(r.id)));
+      const cancelada = new Set(cancelados.map((c) => c.idNecessidadeCompra));
+      const fechada = new Set<string>();
+      for (const c of travadas) {
+        const itensLidos = c.itens.map((item) =>
+          item.situacao === 'Aberta' && cancelada.has(String(item.idNecessidadeCompra))
+            ? { ...item, situacao: 'Cancelada', canceladaEm: now.toISOString() }
+            : item,
+        );
+        const todas = itensLidos.every((item) => item.situacao === 'Cancelada');
+        if (todas) fechada.add(String(c.id));
+        await ctx.store.update(
+          cotacao,
+          {
+            itens: itensLidos,
+            lastModifiedDate: now,
+            lastModifiedBy: who,
+            ...(todas ? { situacao: 'Cancelada' as const, canceladaEm: now } : {}),
+          },
+          eq(cotacao.id, String(c.id)),
+        );
+      }
       const porCotacao = new Map<string, string[]>();
       for (const c of cancelados) {
         const k = String(c.cotacaoId);

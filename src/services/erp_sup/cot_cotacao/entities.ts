@@ -2,11 +2,11 @@ import { defineEntity } from '../../../platform/core/entity.ts';
 import { DateTime, Enum, Int64, type TSchema, Type } from '../../../platform/core/schema.ts';
 import { E } from './errors.ts';
 import { itemFields, SITUACOES_COTACAO } from './schemas.ts';
-import { cotacao as cotacaoTable, cotacaoItem as itemTable } from './tables.ts';
+import { cotacao as cotacaoTable } from './tables.ts';
 
-// Quotations readable as generic entities (spec 000 §2.3), with filter and orderby: `cotacao` and
-// its items (`cotacao/{id}/itens`, or `cotacaoItem` filtered by idNecessidadeCompra). Read-only:
-// criarCotacao and cancelarCotacao are the only writers (docs/cot_cotacao.md "Reading quotations").
+// Quotations readable as a generic entity (spec 000 §2.3), with filter and orderby, each with its
+// items. Read-only: criarCotacao and cancelarCotacao are the only writers (docs/cot_cotacao.md
+// "Reading quotations").
 
 const ReadOnly = <T extends TSchema>(schema: T, what: string) =>
   Type.Optional({ ...schema, description: `read-only: ${what}` } as T);
@@ -19,20 +19,15 @@ const somenteLeitura = {
   },
 };
 const Situacao = () => Enum(SITUACOES_COTACAO, { description: 'Aberta, Cancelada' });
-
-export const cotacaoItem = defineEntity({
-  name: 'cotacaoItem',
-  description: 'Items of quotations, one per purchase need (read-only)',
-  table: itemTable,
-  fields: Type.Object({
-    cotacaoId: ReadOnly(Type.String({ format: 'uuid' }), 'the quotation (idCotacao)'),
-    ...Object.fromEntries(Object.entries(itemFields).map(([k, v]) => [k, Type.Optional(v as TSchema)])),
-    situacao: ReadOnly(Situacao(), 'Aberta until cancelarCotacao cancels its need'),
-    canceladaEm: ReadOnly(DateTime(), 'when it was cancelled'),
-    canceladaPor: ReadOnly(Type.String(), 'who cancelled it'),
-  }),
-  hooks: somenteLeitura,
-});
+/** An item as a quotation shows it: recCotacaoItem, its situacao and when it was cancelled. */
+const ItemLido = Type.Object(
+  {
+    ...itemFields,
+    situacao: Situacao(),
+    canceladaEm: Type.Optional(DateTime()),
+  },
+  { title: 'cotacaoItemLido' },
+);
 
 export const cotacao = defineEntity({
   name: 'cotacao',
@@ -42,9 +37,9 @@ export const cotacao = defineEntity({
     situacao: ReadOnly(Situacao(), 'Cancelada once every item is cancelled'),
     quantidadeItens: ReadOnly(Int64(), 'number of items'),
     canceladaEm: ReadOnly(DateTime(), 'when its last open item was cancelled'),
+    itens: ReadOnly(Type.Array(ItemLido), 'its items, each with its situacao'),
   }),
-  children: { itens: { entity: cotacaoItem, parentField: 'cotacaoId' } },
   hooks: somenteLeitura,
 });
 
-export const cotEntities = [cotacao, cotacaoItem];
+export const cotEntities = [cotacao];

@@ -28,6 +28,12 @@ export const cotacao = pgTable(
     situacao: text('situacao').$type<Situacao>().notNull().default('Aberta'),
     quantidadeItens: bigint('quantidade_itens', { mode: 'number' }).notNull(),
     canceladaEm: timestamp('cancelada_em', { withTimezone: true }),
+    /**
+     * The items as the quotation shows them (recCotacaoItem with their situacao), written under the
+     * quotation's row lock by criarCotacao and cancelarCotacao; cot_cotacao_item holds them one
+     * row each, for the rule of one open quotation per need and the lookups by need.
+     */
+    itens: jsonb('itens').$type<Json[]>().notNull(),
   },
   (t) => [
     tenantPrimaryKey(t),
