@@ -30,6 +30,7 @@ import { runImports } from './imports.ts';
 import { runPatio } from './patio.ts';
 import { benchService, expected, queryBodies, seedProbe, verify } from './probe.ts';
 import { runProcesses } from './processes.ts';
+import { runSku } from './sku.ts';
 
 // `npm run bench`: the bridge's cost per request, as ratios against baselines served on the same
 // machine (DESIGN.md "Quality bar"). Scenarios run one after another on 127.0.0.1; the load comes
@@ -60,6 +61,7 @@ const GROUPS = [
   'creates',
   'workers',
   'idle',
+  'sku',
 ] as const;
 type Group = (typeof GROUPS)[number];
 function selectedGroups(): Set<Group> {
@@ -204,6 +206,11 @@ async function main(): Promise<void> {
     console.log('\n# (n) the real server: request logging, and one process against every core');
     await busyBefore('the real-server scenarios (n)');
     await runProcesses(bench);
+  }
+  if (ONLY.has('sku')) {
+    console.log('\n# (p) gerarSku on one auto-increment mask, criarCotacao of 50 items (issue #16)');
+    await busyBefore('the SKU and quotation scenarios (p)');
+    await runSku(bench);
   }
   if (ONLY.has('idle')) {
     console.log('\n# (o) what idle nodes cost the database');

@@ -10,8 +10,6 @@ import { mascara } from './tables.ts';
 // startImport with service erp_est/sku_produto and kind MascaraSku or MascaraSkuComponente. A file
 // names a component's mask by its natural key (company, family, code), never by id.
 
-type Row = Record<string, unknown>;
-
 const { codigoEmpresa: _derived, ...mascaraRow } = mascaraSku.fields.properties as Record<string, never>;
 
 export const skuImports: Record<string, ImportTarget> = {
