@@ -15,7 +15,7 @@ const GERAR_ROUTE = '/t/:tenant/bridge/1.0/rest/erp_est/sku_produto/actions/gera
 const CRIAR_ROUTE = '/t/:tenant/bridge/1.0/rest/erp_sup/cot_cotacao/actions/criarCotacao';
 const EMPRESA = 1;
 const ITENS = 50;
-const SKU_COTADO = 'PBENCH';
+const SKU_COTADO = 'COT-BENCH';
 
 const mascara = (familia: string, codigo: string, extra: Record<string, unknown>) => ({
   codigo,
@@ -58,11 +58,15 @@ async function seed(bench: BenchContext): Promise<void> {
   const client = new pg.Client({ connectionString: bench.databaseUrl });
   await client.connect();
   try {
+    // As any write of a tenant: its int64 ids are numbered per tenant (docs/platform.md).
+    await client.query('begin');
+    await client.query(`select set_config('ponte.tenant', $1, true)`, [bench.tenant]);
     await client.query(
       `insert into com_sku (tenant, codigo, descricao, codigo_unidade_medida, tipo_produto, created_by, last_modified_by)
        values ($1, $2, 'Item cotado', 'UN', 'Mercadoria', 'bench', 'bench') on conflict do nothing`,
       [bench.tenant, SKU_COTADO],
     );
+    await client.query('commit');
   } finally {
     await client.end();
   }
