@@ -6,6 +6,10 @@ export const E = defineErrors({
     reason: 'OBJECT_NOT_FOUND',
     message: 'SKU mask {codigo} not found for company {codigoEmpresa} and family {codigoFamilia} ({field})',
   },
+  mascaraEmpresaNotFound: {
+    reason: 'OBJECT_NOT_FOUND',
+    message: 'SKU mask {codigo} not found for company {codigoEmpresa} (codigoMascaraSku)',
+  },
   mascaraInativa: { reason: 'UNPROCESSABLE', message: 'SKU mask {codigo} is inactive ({field})' },
   mascaraRepetida: {
     reason: 'BAD_REQUEST',

@@ -136,6 +136,7 @@ describe('gerarSku', () => {
       [[{ codigoMascara: String(digitos.codigo), valor: '1A' }], 400, /itens\[0\]\.valor/],
       [[{ codigoMascara: String(comp.codigo), valor: 'ZZ' }], 422, /component ZZ/],
       [[{ codigoMascara: String(comp.codigo), valor: 'OFF' }], 422, /component OFF .* inactive/],
+      [[{ codigoMascara: String(comp.codigo), valor: ' , ' }], 400, /itens\[0\]\.valor/],
     ];
     for (const [itens, status, message] of cases) {
       const res = await acme.op('actions/gerarSku', {

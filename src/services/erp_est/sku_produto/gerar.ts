@@ -33,6 +33,12 @@ async function parteDe(ctx: Ctx, m: MascaraRow, item: Item, field: string): Prom
       .split(',')
       .map((c) => c.trim())
       .filter((c) => c !== '');
+    if (codigos.length === 0)
+      throw E.valorObrigatorio({
+        field: `${field}.valor`,
+        codigo: m.codigo,
+        motivo: 'no component code in it',
+      });
     const rows = await ctx.store.select(
       componente,
       and(eq(componente.mascaraId, String(m.id)), inArray(componente.codigo, codigos)),

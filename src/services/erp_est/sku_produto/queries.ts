@@ -115,11 +115,9 @@ export const buscas = {
         and(eq(mascara.codigoEmpresa, input.codigoEmpresa), eq(mascara.codigo, input.codigoMascaraSku))!,
       );
       if (mascaras.length === 0)
-        throw E.mascaraNotFound({
+        throw E.mascaraEmpresaNotFound({
           codigo: input.codigoMascaraSku,
           codigoEmpresa: input.codigoEmpresa,
-          codigoFamilia: '*',
-          field: 'codigoMascaraSku',
         });
       const porId = new Map(mascaras.map((m) => [String(m.id), m]));
       const filtro = input.filtro?.trim();
