@@ -32,6 +32,7 @@ import { runOficina } from './oficina.ts';
 import { runPatio } from './patio.ts';
 import { benchService, expected, queryBodies, seedProbe, verify } from './probe.ts';
 import { runProcesses } from './processes.ts';
+import { runSku } from './sku.ts';
 
 // `npm run bench`: the bridge's cost per request, as ratios against baselines served on the same
 // machine (DESIGN.md "Quality bar"). Scenarios run one after another on 127.0.0.1; the load comes
@@ -64,6 +65,7 @@ const GROUPS = [
   'idle',
   'dia',
   'oficina',
+  'sku',
 ] as const;
 type Group = (typeof GROUPS)[number];
 function selectedGroups(): Set<Group> {
@@ -213,6 +215,11 @@ async function main(): Promise<void> {
     console.log('\n# (o) tms/oficina visaoGeral over 10,000 vehicles and 100,000 items of each kind');
     await busyBefore('the workshop dashboard scenario (o)');
     await runOficina(bench);
+  }
+  if (ONLY.has('sku')) {
+    console.log('\n# (p) gerarSku on one auto-increment mask, criarCotacao of 50 items (issue #16)');
+    await busyBefore('the SKU and quotation scenarios (p)');
+    await runSku(bench);
   }
   if (ONLY.has('idle')) {
     console.log('\n# (o) what idle nodes cost the database');

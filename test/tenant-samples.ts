@@ -58,6 +58,8 @@ export const DEP = {
   tipo: dep(5),
   agenda: dep(6),
   parceiro: dep(7),
+  /** erp_est/sku_produto: a mask that uses components. */
+  mascaraSku: dep(20),
   /** Plants of their own per sample (an address per plant). */
   plantas: [10, 11, 12, 13, 14, 15].map(dep),
 };
@@ -123,6 +125,44 @@ const anexo = (agendaId?: string) => ({
 
 /** By `domain/service/entity`, or `domain/service/parent/children` for a child collection. */
 export const SAMPLES: Record<string, Sample> = {
+  'erp_est/sku_produto/mascaraSkuComponente': {
+    deps: async (f) => {
+      await f.post('erp_est/sku_produto/entities/mascaraSku', {
+        id: DEP.mascaraSku,
+        codigo: 'CORES',
+        descricao: 'Cores',
+        abreviatura: 'COR',
+        quantidadePosicoes: 4,
+        utilizaComponentes: 'Sim',
+        tipoComposicao: 'Alfanumerico',
+        autoIncrementavel: 'Nao',
+        situacao: 'Ativo',
+        empresa: { codigo: 1, tipo: 'Empresa' },
+        codigoFamilia: 'CAM',
+      });
+    },
+    fields: () => ({ mascaraId: DEP.mascaraSku }),
+  },
+  'erp_sup/cot_cotacao/cotacao': {
+    createdBy: {
+      reason: 'quotations are created by criarCotacao, which takes no id from the client',
+      create: async (f, i) => {
+        const made = await f.post('erp_sup/cot_cotacao/actions/criarCotacao', {
+          cotacao: [
+            {
+              idNecessidadeCompra: `NC-${i}`,
+              numeroNecessidadeCompra: i,
+              quantidade: 10 + i,
+              codigoEmpresa: '1',
+              codigoFilial: '1',
+              codigoUnidadeMedida: 'UN',
+            },
+          ],
+        });
+        return { id: made.idCotacao };
+      },
+    },
+  },
   'erp_agr/com_comum/moeda': {},
   'erp_agr/com_comum/safra': {},
   'erp_agr/com_comum/condicaoPagamento': {},

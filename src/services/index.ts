@@ -1,5 +1,7 @@
 import type { ServiceDeclaration } from '../platform/core/declarations.ts';
 import comComum from './erp_agr/com_comum/service.ts';
+import skuProduto from './erp_est/sku_produto/service.ts';
+import cotCotacao from './erp_sup/cot_cotacao/service.ts';
 import managementpanel from './hcm/managementpanel/service.ts';
 import platformIntegration from './hcm/platform_integration/service.ts';
 import authentication from './platform/authentication/service.ts';
@@ -21,6 +23,8 @@ export const allServices: ServiceDeclaration[] = [
   platformIntegration,
   managementpanel,
   comComum,
+  skuProduto,
+  cotCotacao,
   agenda,
   patio,
   oficina,

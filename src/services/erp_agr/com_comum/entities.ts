@@ -5,7 +5,7 @@ import type { Ctx } from '../../../platform/core/declarations.ts';
 import { defineEntity } from '../../../platform/core/entity.ts';
 import { DateOnly, Double, Enum, Int64, Type } from '../../../platform/core/schema.ts';
 import { E } from './errors.ts';
-import { OPERACOES_CONVERSAO, Positive, Str, TIPOS_ENDERECO } from './schemas.ts';
+import { OPERACOES_CONVERSAO, Positive, Str, TIPOS_ENDERECO, TIPOS_PRODUTO } from './schemas.ts';
 import { condicaoPagamento as condicaoPagamentoTable, moeda as moedaTable } from './tables/financeiro.ts';
 import { pessoa, pessoaEndereco as pessoaEnderecoTable } from './tables/pessoas.ts';
 import { safra as safraTable } from './tables/produtores.ts';
@@ -89,10 +89,12 @@ export const sku = defineEntity({
     pesoLiquido: opt(Double({ minimum: 0, description: 'kg' })),
     pesoBruto: opt(Double({ minimum: 0, description: 'kg' })),
     ativo: opt(Type.Boolean({ description: 'default true' })),
+    tipoProduto: opt(Enum(TIPOS_PRODUTO, { description: 'enumTipoSKUCOT; default NaoClassificado' })),
   }),
   hooks: {
     beforeSave: async (ctx, next, previous) => {
       next.ativo ??= true;
+      next.tipoProduto ??= 'NaoClassificado';
       if (next.codigoUnidadeMedida !== previous?.codigoUnidadeMedida) {
         await mustExist(ctx, unidadeMedida, 'unidadeMedida', 'codigoUnidadeMedida', next.codigoUnidadeMedida);
       }

@@ -28,6 +28,22 @@ export const TIPOS_FORMA_PAGAMENTO = [
   'Outros',
 ] as const;
 export const OPERACOES_CONVERSAO = ['Multiplicar', 'Dividir'] as const;
+/** enumTipoSKUCOT (spec 001 §2.2): the kind of product a SKU is; shared with erp_sup/cot_cotacao. */
+export const TIPOS_PRODUTO = [
+  'NaoClassificado',
+  'Mercadoria',
+  'MateriaPrima',
+  'Intermediario',
+  'Embalagem',
+  'Manufatura',
+  'EmFabricacao',
+  'Subproduto',
+  'UsoCosumo',
+  'AtivoImobilizado',
+  'Servico',
+  'OutrosInsumos',
+  'Outros',
+] as const;
 
 export const EnumSituacaoPessoa = (options: { default?: (typeof SITUACOES_PESSOA)[number] } = {}) =>
   Record(

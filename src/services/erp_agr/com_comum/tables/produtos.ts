@@ -62,6 +62,7 @@ export const sku = pgTable(
     pesoLiquido: doublePrecision('peso_liquido'),
     pesoBruto: doublePrecision('peso_bruto'),
     ativo: boolean('ativo').notNull().default(true),
+    tipoProduto: oneOf<typeof S.TIPOS_PRODUTO>('tipo_produto').default('NaoClassificado'),
   },
   (t) => [
     tenantPrimaryKey(t),
