@@ -17,17 +17,24 @@ const MAX_CODE_ENTRIES = 1000;
 
 const REASONS: Record<SandboxFailure, string> = {
   threw: 'threw an error',
-  timeout: 'was stopped: it ran past its time limit',
-  memory: 'was stopped: it ran out of memory',
+  timeout: 'was stopped: it ran past its time limit of',
+  memory: 'was stopped: it ran out of its memory limit of',
   invalid: 'answered something unusable',
   crashed: 'was stopped',
 };
 
 /** The genericError of a function that failed: 422, naming the function and what happened. */
-export function functionFailed(fn: { name: string; primitive: string }, err: SandboxError): ApiError {
+export function functionFailed(fn: BoundFunction, err: SandboxError): ApiError {
+  const limited = err.kind === 'timeout' || err.kind === 'memory';
+  const detail =
+    err.kind === 'timeout'
+      ? `${fn.timeoutMs} ms`
+      : err.kind === 'memory'
+        ? `${fn.memoryLimitMb} MB`
+        : err.message;
   return new ApiError(
     'UNPROCESSABLE',
-    `Function ${fn.name} (bound to ${fn.primitive}) ${REASONS[err.kind]}: ${err.message}`,
+    `Function ${fn.name} (bound to ${fn.primitive}) ${REASONS[err.kind]}${limited ? ' ' : ': '}${detail}`,
     { code: `function_${err.kind}` },
   );
 }
