@@ -50,19 +50,31 @@ export const functionEntity = defineEntity({
     domainName: Segment('domain of the primitive (yms)'),
     serviceName: Segment('service of the primitive (agenda)'),
     primitiveName: Segment('the query or action customised'),
-    stage: { ...FunctionStage, default: 'DRAFT' },
+    stage: opt(FunctionStage),
     description: opt(Type.String({ maxLength: 500 })),
-    timeoutMs: Int64({ minimum: 1, maximum: LIMITS.maxTimeoutMs, default: LIMITS.defaultTimeoutMs }),
-    memoryLimitMb: Int64({
-      minimum: 1,
-      maximum: LIMITS.maxMemoryLimitMb,
-      default: LIMITS.defaultMemoryLimitMb,
-    }),
+    timeoutMs: opt(
+      Int64({
+        minimum: 1,
+        maximum: LIMITS.maxTimeoutMs,
+        description: `time limit of one run, ms (default ${LIMITS.defaultTimeoutMs})`,
+      }),
+    ),
+    memoryLimitMb: opt(
+      Int64({
+        minimum: 1,
+        maximum: LIMITS.maxMemoryLimitMb,
+        description: `memory limit of one run, MB (default ${LIMITS.defaultMemoryLimitMb})`,
+      }),
+    ),
   }),
   hooks: {
     beforeSave: async (ctx, next, previous) => {
-      primitiveOf(ctx, { ...previous, ...next });
-      const stage = next.stage ?? previous?.stage;
+      // Not-null fields left out (a create, or a PUT, which replaces every field) take their defaults.
+      next.stage ??= 'DRAFT';
+      next.timeoutMs ??= LIMITS.defaultTimeoutMs;
+      next.memoryLimitMb ??= LIMITS.defaultMemoryLimitMb;
+      primitiveOf(ctx, next);
+      const stage = next.stage;
       // ACTIVE needs code to run: the version is set by an upload, never by this entity.
       if (stage === 'ACTIVE' && (previous?.currentVersion ?? null) === null) {
         throw E.noCode({ name: String(next.name ?? previous?.name), what: 'ACTIVE' });
@@ -78,12 +90,13 @@ export const developerEntity = defineEntity({
   description: "The tenant's developers, who write its functions",
   table: developerTable,
   naturalKey: ['email'],
+  hooks: { beforeSave: async (_ctx, next) => void (next.active ??= true) },
   fields: Type.Object({
     name: Name('full name'),
     email: Type.String({ format: 'email', maxLength: 200 }),
     login: opt(Type.String({ maxLength: 100 })),
     phone: opt(Type.String({ maxLength: 30 })),
-    active: Type.Boolean({ default: true }),
+    active: opt(Type.Boolean({ description: 'false once the person left (default true)' })),
   }),
 });
 
@@ -92,11 +105,12 @@ export const consultantEntity = defineEntity({
   description: "Consultants of partner firms who write the tenant's functions",
   table: consultantTable,
   naturalKey: ['email'],
+  hooks: { beforeSave: async (_ctx, next) => void (next.active ??= true) },
   fields: Type.Object({
     name: Name('full name'),
     email: Type.String({ format: 'email', maxLength: 200 }),
     company: opt(Type.String({ maxLength: 150, description: 'the consultancy firm' })),
     phone: opt(Type.String({ maxLength: 30 })),
-    active: Type.Boolean({ default: true }),
+    active: opt(Type.Boolean({ description: 'false once the person left (default true)' })),
   }),
 });

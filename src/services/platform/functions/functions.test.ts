@@ -257,7 +257,7 @@ describe('getFunctionImportCommand', () => {
     });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().functionImportCommand).toMatch(
-      /^PONTE_API_KEY=<your API key> npx ponte function pull erp_agr\/com_comum\/pesquisarVinculoTransacao --url \S+ --tenant acme --out filtro\.js$/,
+      /^npx ponte function pull erp_agr\/com_comum\/pesquisarVinculoTransacao --url \S+ --tenant acme --out filtro\.js$/,
     );
   });
 

@@ -92,7 +92,8 @@ export const functionOperations = {
 
   getFunctionImportCommand: query({
     description:
-      "The command that fetches a function's current code with this project's CLI (ponte function pull)",
+      "The command that fetches a function's current code with this project's CLI (ponte function pull); " +
+      'it reads the API key from the PONTE_API_KEY environment variable',
     get: true,
     visibility: 'PUBLIC',
     input: Type.Object({
@@ -106,7 +107,7 @@ export const functionOperations = {
       if (fn.currentVersion === null) throw E.noCode({ name: fn.name, what: 'imported' });
       const primitive = `${fn.domainName}/${fn.serviceName}/${fn.primitiveName}`;
       const command = [
-        'PONTE_API_KEY=<your API key> npx ponte function pull',
+        'npx ponte function pull',
         quote(primitive),
         '--url',
         quote(ctx.baseUrl),

@@ -18,7 +18,7 @@ export const Segment = (description: string) =>
 
 export const FunctionStage = Enum(FUNCTION_STAGES, {
   description:
-    'DRAFT: stored, invoked only directly; ACTIVE: also run on every call of its primitive; DISABLED',
+    'DRAFT (the default): stored, invoked only directly; ACTIVE: also run on every call of its primitive; DISABLED',
 });
 
 export const functionVersion = Record(
