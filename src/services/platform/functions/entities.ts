@@ -85,12 +85,17 @@ export const functionEntity = defineEntity({
   },
 });
 
+/** `active` left out (a create, or a PUT, which replaces every field) is true. */
+async function activeByDefault(_ctx: Ctx, next: Record<string, unknown>): Promise<void> {
+  next.active ??= true;
+}
+
 export const developerEntity = defineEntity({
   name: 'developer',
   description: "The tenant's developers, who write its functions",
   table: developerTable,
   naturalKey: ['email'],
-  hooks: { beforeSave: async (_ctx, next) => void (next.active ??= true) },
+  hooks: { beforeSave: activeByDefault },
   fields: Type.Object({
     name: Name('full name'),
     email: Type.String({ format: 'email', maxLength: 200 }),
@@ -105,7 +110,7 @@ export const consultantEntity = defineEntity({
   description: "Consultants of partner firms who write the tenant's functions",
   table: consultantTable,
   naturalKey: ['email'],
-  hooks: { beforeSave: async (_ctx, next) => void (next.active ??= true) },
+  hooks: { beforeSave: activeByDefault },
   fields: Type.Object({
     name: Name('full name'),
     email: Type.String({ format: 'email', maxLength: 200 }),
