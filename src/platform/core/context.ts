@@ -152,10 +152,19 @@ export async function execute(
 ) {
   const { service, name, op } = target;
   const primitive = `${service.domain}/${service.name}/${name}`;
-  const bound =
+  const lookup =
     platform.functions && op.hasBody && op.output
-      ? await platform.functions.bound(invocation.tenant.name, primitive)
+      ? platform.functions.bound(invocation.tenant.name, primitive)
       : undefined;
+  // An operation that needs no database (a healthcheck) still answers when the bindings cannot be
+  // read; any other would fail on its own transaction anyway, so there the failure is reported.
+  const bound =
+    op.transaction === 'none'
+      ? await lookup?.catch((err: unknown) => {
+          invocation.log.warn({ err, primitive }, 'functions: bindings unreadable; running without');
+          return undefined;
+        })
+      : await lookup;
   return run(platform, service, op.transaction, invocation, async (ctx) => {
     const output = await invoke(ctx, target, input);
     if (!bound || !platform.functions) return output;

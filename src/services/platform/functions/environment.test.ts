@@ -45,6 +45,24 @@ describe('healthcheck', () => {
   });
 });
 
+describe('when the bindings cannot be read', () => {
+  it('a healthcheck still answers; an operation that needs the database reports the failure', async () => {
+    const functions = t.platform.functions!;
+    const bound = functions.bound.bind(functions);
+    functions.bound = async () => {
+      throw new Error('connection refused');
+    };
+    try {
+      expect((await acme('queries/healthcheck', {})).statusCode).toBe(200);
+      const res = await acme('queries/getEnvironmentInformation', {});
+      expect(res.statusCode).toBe(500);
+      expect(res.json().message).not.toMatch(/connection refused/);
+    } finally {
+      functions.bound = bound;
+    }
+  });
+});
+
 describe('getEndpointStages', () => {
   it('counts the tenant’s functions at each step, in order', async () => {
     const res = await acmePublic('queries/getEndpointStages', {});
