@@ -134,9 +134,7 @@ describe('hostile functions are stopped, named, and the node goes on', () => {
     await makeFunction(
       acme,
       'sonda',
-      'erp_agr/com_comum/pesquisarPais'.replace('Pais', 'Vinculo') === ''
-        ? ''
-        : 'erp_agr/com_comum/listarPaises',
+      'erp_agr/com_comum/listarPaises',
       'function handler() { return [typeof process, typeof require, typeof fetch, typeof setTimeout, typeof globalThis.std, typeof globalThis.os].join() }',
     );
     const res = await invoke(acme, 'listarPaises');
