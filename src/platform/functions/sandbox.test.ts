@@ -72,5 +72,8 @@ describe('runInSandbox', () => {
   it('checks syntax without running anything', async () => {
     expect(await syntaxError('function handler() { for (;;) {} }')).toBeUndefined();
     expect(await syntaxError('function (')).toMatch(/SyntaxError/);
+    // Nested past what the compiler's stack holds: refused, and the sandbox goes on.
+    expect(await syntaxError(`x = ${'['.repeat(100000)}`)).toMatch(/nested too deeply/);
+    await works();
   });
 });

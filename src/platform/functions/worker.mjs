@@ -170,9 +170,17 @@ async function check({ code }) {
   const wasm = await quickjs();
   const runtime = wasm.newRuntime();
   runtime.setMemoryLimit(64 * 1024 * 1024);
+  runtime.setMaxStackSize(STACK_BYTES);
   const vm = runtime.newContext();
   try {
-    const result = vm.evalCode(code, 'function.js', { compileOnly: true });
+    let result;
+    try {
+      result = vm.evalCode(code, 'function.js', { compileOnly: true });
+    } catch (err) {
+      // The compiler overran the thread's own stack: this engine is not to be trusted again.
+      module = undefined;
+      return { error: `it is nested too deeply to compile (${err.message})` };
+    }
     if (!result.error) {
       result.value.dispose();
       return { error: undefined };

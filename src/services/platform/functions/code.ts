@@ -119,7 +119,8 @@ export async function codeUploaded(ctx: Ctx, blob: BlobInfo): Promise<void> {
 export async function checkCode(code: string): Promise<void> {
   const bytes = Buffer.byteLength(code, 'utf8');
   if (bytes > LIMITS.maxCodeBytes) throw E.codeTooLarge({ max: LIMITS.maxCodeBytes });
-  const error = await syntaxError(code);
+  // Code that breaks the compiler itself (or outlasts the check) is refused as well.
+  const error = await syntaxError(code).catch((err: Error) => `the compiler stopped: ${err.message}`);
   if (error) throw E.invalidCode({ error });
 }
 
