@@ -12,6 +12,7 @@ import { runCreates } from './creates.ts';
 import { runDia } from './dia.ts';
 import { type BenchContext, runEntities } from './entities.ts';
 import { runExports } from './exports.ts';
+import { runFunctions } from './functions.ts';
 import {
   busyBefore,
   createTenant,
@@ -66,6 +67,7 @@ const GROUPS = [
   'dia',
   'oficina',
   'sku',
+  'functions',
 ] as const;
 type Group = (typeof GROUPS)[number];
 function selectedGroups(): Set<Group> {
@@ -185,6 +187,11 @@ async function main(): Promise<void> {
     console.log('\n# (h) buscaVagaLivre under load, (i) event ingestion and dispatch');
     await busyBefore('the yard scenarios (h), (i)');
     await runPatio(bench);
+  }
+  if (ONLY.has('functions')) {
+    console.log('\n# (n) a trivial user function bound to a primitive');
+    await busyBefore('the functions scenarios (n)');
+    await runFunctions(bench);
   }
   if (ONLY.has('horarios')) {
     console.log('\n# (j) yms/agenda horarioOperacao on a busy day');

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { adminTokenFile, serverLocation } from '../platform/core/config.ts';
+import { PullError, pullFunction } from './functions.ts';
 
 // The `ponte` commands that manage tenants and keys: an HTTP client of the admin API of a running
 // server (docs/platform.md "Administration"), so they work the same on the embedded database and on
@@ -15,6 +16,8 @@ export const USAGE = `usage: ponte <command> [--json]
   key create <tenant> [--scope public] [--subject <kind>:<id>] [--description <text>]
   key list <tenant>
   key revoke <tenant> <accessKey>
+  function pull <domain>/<service>/<primitive> --url <server> --tenant <name> [--out <file>]
+                                          fetch a function's current code (API key in PONTE_API_KEY)
 The tenant and key commands call the admin API of a running server at PONTE_URL (default
 http://HOST:PORT, http://127.0.0.1:8080), with ADMIN_TOKEN or the admin-token file of DATA_DIR.
 --json prints the server's answer as JSON instead of a sentence.`;
@@ -134,7 +137,11 @@ function table(rows: string[][]): string {
   return rows.map((r) => `  ${r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ')}`.trimEnd()).join('\n');
 }
 
-async function command(argv: string[], env: NodeJS.ProcessEnv): Promise<Done | undefined> {
+async function command(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  out: NodeJS.WritableStream,
+): Promise<Done | undefined> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -146,6 +153,10 @@ async function command(argv: string[], env: NodeJS.ProcessEnv): Promise<Done | u
       edition: { type: 'string' },
       'time-zone': { type: 'string' },
       description: { type: 'string' },
+      url: { type: 'string' },
+      tenant: { type: 'string' },
+      key: { type: 'string' },
+      out: { type: 'string' },
     },
   });
   const [group, verb, ...rest] = positionals;
@@ -226,6 +237,23 @@ async function command(argv: string[], env: NodeJS.ProcessEnv): Promise<Done | u
         text: `revoked key ${accessKey} of tenant ${tenant}, and every session opened with it`,
       };
     }
+    case 'function pull': {
+      try {
+        return await pullFunction(
+          {
+            primitive: rest[0],
+            url: values.url ?? env.PONTE_URL,
+            tenant: values.tenant,
+            key: values.key ?? env.PONTE_API_KEY,
+            out: values.out,
+          },
+          out,
+        );
+      } catch (err) {
+        if (err instanceof PullError) throw new CliError(err.message);
+        throw err;
+      }
+    }
     default:
       throw usageError(positionals.length ? `unknown command: ${positionals.join(' ')}` : 'no command given');
   }
@@ -239,12 +267,13 @@ export async function runClient(
   err: NodeJS.WritableStream = process.stderr,
 ): Promise<number> {
   try {
-    const done = await command(argv, env);
+    const done = await command(argv, env, out);
     if (!done) {
       out.write(`${USAGE}\n`);
       return 0;
     }
-    out.write(argv.includes('--json') ? `${JSON.stringify(done.answer, null, 2)}\n` : `${done.text}\n`);
+    if (argv.includes('--json')) out.write(`${JSON.stringify(done.answer, null, 2)}\n`);
+    else if (done.text) out.write(`${done.text}\n`);
     return 0;
   } catch (e) {
     const error = e as Error & { code?: string };

@@ -17,6 +17,7 @@ import { EntityEngine } from './entities/engine.ts';
 import { EventDispatcher } from './events/dispatcher.ts';
 import { NatsPublisher } from './events/nats.ts';
 import { WebhookDeliverer, webhookFanOut } from './events/webhooks.ts';
+import { FunctionRuntime } from './functions/runtime.ts';
 import { registerAdmin } from './http/admin.ts';
 import { registerBlobRoutes } from './http/blobs.ts';
 import { registerBridge } from './http/bridge.ts';
@@ -131,6 +132,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   let metadata: MetadataProvider = () => {
     throw new Error('metadata requested before the bridge was registered');
   };
+  const blobs = await openBlobStore(db, config, now);
   const platform: AppPlatform = {
     config,
     db,
@@ -143,10 +145,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
       now,
     ),
     jobs: new JobQueue(config.jobPollMs),
-    blobs: await openBlobStore(db, config, now),
+    blobs,
     events: new EventDispatcher(config.eventPollMs),
     leases: new Leases(config.leaseSeconds, app.log),
     metadata: (id, format, address) => metadata(id, format, address),
+    functions: new FunctionRuntime(db, blobs),
     log: app.log,
     now,
   };

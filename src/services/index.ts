@@ -6,6 +6,7 @@ import managementpanel from './hcm/managementpanel/service.ts';
 import platformIntegration from './hcm/platform_integration/service.ts';
 import authentication from './platform/authentication/service.ts';
 import exportsService from './platform/exports/service.ts';
+import functions from './platform/functions/service.ts';
 import imports from './platform/imports/service.ts';
 import jobs from './platform/jobs/service.ts';
 import webhooks from './platform/webhooks/service.ts';
@@ -20,6 +21,7 @@ export const allServices: ServiceDeclaration[] = [
   exportsService,
   jobs,
   webhooks,
+  functions,
   platformIntegration,
   managementpanel,
   comComum,

@@ -138,16 +138,54 @@ export async function run<T>(
   return result;
 }
 
-/** Runs one declared operation in its own transaction. */
-export function execute(
+/**
+ * Runs one declared operation in its own transaction. Where the tenant bound an ACTIVE function to
+ * it (docs/functions.md "Binding"), the function runs after the handler, in the same transaction,
+ * with the input and the output: it may answer a replacement output (checked against the declared
+ * one) or throw to reject the call, which rolls the operation back.
+ */
+export async function execute(
   platform: Platform,
   target: ResolvedOperation,
   invocation: Invocation,
   input: unknown,
 ) {
-  return run(platform, target.service, target.op.transaction, invocation, (ctx) =>
-    invoke(ctx, target, input),
-  );
+  const { service, name, op } = target;
+  const primitive = `${service.domain}/${service.name}/${name}`;
+  const lookup =
+    platform.functions && op.hasBody && op.output
+      ? platform.functions.bound(invocation.tenant.name, primitive)
+      : undefined;
+  // An operation that needs no database (a healthcheck) still answers when the bindings cannot be
+  // read; any other would fail on its own transaction anyway, so there the failure is reported.
+  const bound =
+    op.transaction === 'none'
+      ? await lookup?.catch((err: unknown) => {
+          invocation.log.warn({ err, primitive }, 'functions: bindings unreadable; running without');
+          return undefined;
+        })
+      : await lookup;
+  return run(platform, service, op.transaction, invocation, async (ctx) => {
+    const output = await invoke(ctx, target, input);
+    if (!bound || !platform.functions) return output;
+    const event = {
+      primitive: { domainName: service.domain, serviceName: service.name, name, kind: op.kind },
+      tenant: invocation.tenant.name,
+      input,
+      output: output ?? {},
+    };
+    const ran = await platform.functions.run(bound, event);
+    for (const line of ran.logs) ctx.log.info({ function: bound.name, version: bound.version }, line);
+    if (ran.value === undefined) return output;
+    try {
+      return validate(op.output!, ran.value);
+    } catch (err) {
+      const why = err instanceof Error ? err.message : String(err);
+      throw errors.unprocessable(
+        `Function ${bound.name} (bound to ${primitive}) answered an output that ${name} cannot give: ${why}`,
+      );
+    }
+  });
 }
 
 /** A declared operation's handler; an event operation is then published under its own address, in its transaction. */

@@ -10,7 +10,7 @@ import type { ExportTarget } from './export-target.ts';
 import type { ImportTarget } from './import-target.ts';
 import type { Leases } from './lease.ts';
 import type { EventRecord } from './outbox.ts';
-import type { BlobInfo, Blobs, Credentials, Events, Jobs, MetadataProvider } from './ports.ts';
+import type { BlobInfo, Blobs, Credentials, Events, FunctionHooks, Jobs, MetadataProvider } from './ports.ts';
 import type { TenantDirectory, TenantInfo } from './tenants.ts';
 
 // The declarations a service writes and the context its handlers get, as one model (DESIGN.md "One
@@ -201,6 +201,8 @@ export interface Platform {
   leases: Leases;
   /** Each service's generated Swagger 2.0 / OpenAPI 3 document. */
   metadata: MetadataProvider;
+  /** The tenant's user functions that the bridge runs after the primitive they are bound to. */
+  functions?: FunctionHooks;
   log: FastifyBaseLogger;
   now: () => Date;
 }

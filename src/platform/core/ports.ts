@@ -162,3 +162,42 @@ export type MetadataProvider = (
   format: MetadataFormat,
   address: DocumentAddress,
 ) => Record<string, unknown>;
+
+// ── user functions (functions/) ──────────────────────────────────────────────────────────────
+
+/** A tenant's function as the bridge runs it: its code at its current version, and its limits. */
+export interface BoundFunction {
+  id: string;
+  name: string;
+  /** `domain/service/primitive` it customises. */
+  primitive: string;
+  version: number;
+  code: string;
+  timeoutMs: number;
+  memoryLimitMb: number;
+}
+
+export interface FunctionRun {
+  /** What the handler answered; undefined when it answered nothing. */
+  value: unknown;
+  logs: string[];
+  durationMs: number;
+}
+
+/**
+ * The tenant's functions as the bridge meets them (docs/functions.md "Binding"): the ACTIVE function
+ * bound to an operation, run after its handler inside its transaction, and the sandbox that runs it.
+ */
+export interface FunctionHooks {
+  /** The tenant's ACTIVE function bound to `domain/service/primitive`, with its code; read outside any transaction. */
+  bound(tenant: string, primitive: string): Promise<BoundFunction | undefined>;
+  /** A function with its code read from the blob store (invoked directly): read outside any transaction. */
+  load(
+    tenant: string,
+    fn: Omit<BoundFunction, 'code'> & { versionId: string; blobKey: string },
+  ): Promise<BoundFunction>;
+  /** Runs the function on `event`; an ApiError naming the function when it throws, loops or runs out of memory. */
+  run(fn: BoundFunction, event: unknown): Promise<FunctionRun>;
+  /** Forgets what this node holds of the tenant's functions (after a change commits). */
+  evict(tenant: string): void;
+}
