@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Database } from '../src/platform/core/db/database.ts';
 import { yard } from '../src/platform/events/fixtures.test-support.ts';
 import { allServices } from '../src/services/index.ts';
+import { functionsCall, makeFunction } from '../src/services/platform/functions/fixtures.ts';
 import { type TestApp, testApp, testDatabaseUrl } from './harness.ts';
 
 // Two nodes on one PostgreSQL database (docs/platform.md "Caches across nodes", docs/events.md
@@ -17,6 +18,7 @@ import { type TestApp, testApp, testDatabaseUrl } from './harness.ts';
 
 const describeOnServer = describe.skipIf(!process.env.DATABASE_URL);
 const HEALTH = 'hcm/platform_integration/queries/healthcheck';
+const PESQUISAR = 'erp_agr/com_comum/queries/pesquisarVinculoTransacao';
 /** Far below the 30 s TTL: only a notice explains a change seen this soon. */
 const SOON = { timeout: 2000, interval: 20 };
 
@@ -104,6 +106,30 @@ describeOnServer('two nodes of one database', () => {
     const locked = await a.admin('PATCH', '/tenants/late-co', { licenseLocked: true });
     expect(locked.statusCode).toBe(200);
     await vi.waitFor(async () => expect(await health(b, 'late-co', key)).toBe(402), SOON);
+  });
+
+  it('a user function bound, changed or disabled on one node runs so on the other at once', async () => {
+    const key = await a.tenant('fn-co');
+    const onA = functionsCall(a, 'fn-co', key);
+    const search = async () => (await b.call('fn-co', PESQUISAR, {}, { auth: key })).json();
+    expect(await search()).toEqual({ vinculos: [] }); // b reads and keeps fn-co's bindings (none)
+    const id = await makeFunction(
+      onA,
+      'marca',
+      'erp_agr/com_comum/pesquisarVinculoTransacao',
+      'function handler() { throw new Error("recusado") }',
+    );
+    expect((await onA(`entities/function/${id}`, { stage: 'ACTIVE' }, { method: 'PATCH' })).statusCode).toBe(
+      200,
+    );
+    await vi.waitFor(
+      async () => expect((await search()).message).toMatch(/^Function marca .*recusado/),
+      SOON,
+    );
+    expect(
+      (await onA(`entities/function/${id}`, { stage: 'DISABLED' }, { method: 'PATCH' })).statusCode,
+    ).toBe(200);
+    await vi.waitFor(async () => expect(await search()).toEqual({ vinculos: [] }), SOON);
   });
 
   it('a node that lost its listening connection forgets what it cached, then listens again', async () => {

@@ -9,7 +9,9 @@ import { userFunctions, userFunctionVersions } from './tables.ts';
 // What the bridge asks of the tenant's functions (core/ports.ts FunctionHooks): which ACTIVE function
 // is bound to a primitive, and running one. Each node keeps, per tenant, the bindings it read for
 // BINDINGS_TTL_MS (every bridge call asks, so this saves a query per call) and evicts them when a
-// change commits here; another node sees a change within that time (docs/functions.md "Binding").
+// change commits here; every other node hears of it at once through the database's notices (and,
+// should a notice be lost with its listener, forgets every tenant's bindings: docs/functions.md
+// "Binding").
 // Code is kept by version id: a version's bytes never change once uploaded.
 
 export const BINDINGS_TTL_MS = 5000;
@@ -62,7 +64,13 @@ export class FunctionRuntime implements FunctionHooks {
   constructor(
     private readonly db: Database,
     private readonly blobs: Blobs,
-  ) {}
+  ) {
+    db.notices.on(
+      'functions',
+      (notice) => this.bindings.delete(String(notice.tenant)),
+      () => this.bindings.clear(),
+    );
+  }
 
   private async bindingsOf(tenant: string): Promise<Map<string, Binding>> {
     const held = this.bindings.get(tenant);
@@ -151,7 +159,9 @@ export class FunctionRuntime implements FunctionHooks {
     }
   }
 
+  /** Forgets the tenant's bindings here and on every other node (called after a change commits). */
   evict(tenant: string): void {
     this.bindings.delete(tenant);
+    this.db.notices.announce({ about: 'functions', tenant }).catch(() => {});
   }
 }
