@@ -21,6 +21,12 @@ import { entityColumns } from '../../../platform/core/entity.ts';
 
 const int64 = (name: string) => bigint(name, { mode: 'number' });
 
+/** The id (a UUID, typed as the string it is) and audit columns of an entity table. */
+function entidade() {
+  const { id: _id, ...audit } = entityColumns('uuid');
+  return { id: uuid('id').notNull().defaultRandom(), ...audit };
+}
+
 /** enumSituacaoLigacaoProdutoDeposito. */
 export const SITUACOES_LIGACAO = ['Inativo', 'Ativo'] as const;
 export type SituacaoLigacao = (typeof SITUACOES_LIGACAO)[number];
@@ -29,7 +35,7 @@ export type SituacaoLigacao = (typeof SITUACOES_LIGACAO)[number];
 export const ligacao = pgTable(
   'isl_ligacao_produto_deposito',
   {
-    ...entityColumns('uuid'),
+    ...entidade(),
     codigoEmpresa: int64('codigo_empresa').notNull(),
     codigoProduto: text('codigo_produto').notNull(),
     codigoDerivacao: text('codigo_derivacao').notNull(),

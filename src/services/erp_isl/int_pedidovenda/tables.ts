@@ -25,13 +25,19 @@ import type { SituacaoPedidoVenda } from './situacoes.ts';
 
 const int64 = (name: string) => bigint(name, { mode: 'number' });
 
+/** The id (a UUID, typed as the string it is) and audit columns of an entity table. */
+function entidade() {
+  const { id: _id, ...audit } = entityColumns('uuid');
+  return { id: uuid('id').notNull().defaultRandom(), ...audit };
+}
+
 const situacao = (name: string) => text(name).$type<SituacaoPedidoVenda>().notNull().default('AbertoTotal');
 
 /** A sales order (the entity pedidoVenda): the header of inserirPedidoVenda. */
 export const pedidoVenda = pgTable(
   'isl_pedido_venda',
   {
-    ...entityColumns('uuid'),
+    ...entidade(),
     codigoEmpresa: int64('codigo_empresa').notNull(),
     codigoFilial: int64('codigo_filial').notNull(),
     numeroPedidoVenda: int64('numero_pedido_venda').notNull(),
@@ -66,7 +72,7 @@ export const pedidoVenda = pgTable(
 export const itemProduto = pgTable(
   'isl_pedido_venda_item_pro',
   {
-    ...entityColumns('uuid'),
+    ...entidade(),
     pedidoVendaId: uuid('pedido_venda_id').notNull(),
     sequenciaItem: int64('sequencia_item').notNull(),
     sequenciaEmbalagem: int64('sequencia_embalagem').notNull(),
@@ -97,7 +103,7 @@ export const itemProduto = pgTable(
 export const itemServico = pgTable(
   'isl_pedido_venda_item_ser',
   {
-    ...entityColumns('uuid'),
+    ...entidade(),
     pedidoVendaId: uuid('pedido_venda_id').notNull(),
     sequenciaItem: int64('sequencia_item').notNull(),
     codigoServico: text('codigo_servico').notNull(),
@@ -122,7 +128,7 @@ export const itemServico = pgTable(
 export const itemLote = pgTable(
   'isl_pedido_venda_lote',
   {
-    ...entityColumns('uuid'),
+    ...entidade(),
     itemId: uuid('item_id').notNull(),
     /** The item's sequence (recAlteracaoItensLotes.sequenciaPedidoVenda). */
     sequenciaPedidoVenda: int64('sequencia_pedido_venda').notNull(),

@@ -22,6 +22,12 @@ import { entityColumns } from '../../../platform/core/entity.ts';
 
 const int64 = (name: string) => bigint(name, { mode: 'number' });
 
+/** The id (a UUID, typed as the string it is) and audit columns of an entity table. */
+function entidade() {
+  const { id: _id, ...audit } = entityColumns('uuid');
+  return { id: uuid('id').notNull().defaultRandom(), ...audit };
+}
+
 /** enumSituacaoPreFatura, in the spec's order. */
 export const SITUACOES_PRE_FATURA = [
   'EmAnalise',
@@ -41,7 +47,7 @@ const situacao = (name: string) => text(name).$type<SituacaoPreFatura>().notNull
 export const preFatura = pgTable(
   'isl_pre_fatura',
   {
-    ...entityColumns('uuid'),
+    ...entidade(),
     codigoEmpresa: int64('codigo_empresa').notNull(),
     codigoFilial: int64('codigo_filial').notNull(),
     analiseEmbarque: doublePrecision('analise_embarque').notNull(),
@@ -71,7 +77,7 @@ export const preFatura = pgTable(
 export const itemPreFatura = pgTable(
   'isl_pre_fatura_item',
   {
-    ...entityColumns('uuid'),
+    ...entidade(),
     preFaturaId: uuid('pre_fatura_id').notNull(),
     sequenciaPreFatura: int64('sequencia_pre_fatura').notNull(),
     codigoDepositoItem: text('codigo_deposito_item').notNull(),
@@ -101,7 +107,7 @@ export const itemPreFatura = pgTable(
 export const lotePreFatura = pgTable(
   'isl_pre_fatura_lote',
   {
-    ...entityColumns('uuid'),
+    ...entidade(),
     itemId: uuid('item_id').notNull(),
     sequenciaPedidoVenda: int64('sequencia_pedido_venda').notNull(),
     codigoProduto: text('codigo_produto').notNull(),
