@@ -7,12 +7,11 @@ import {
   jsonb,
   pgTable,
   text,
-  timestamp,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
 import { tenantPrimaryKey } from '../../../platform/core/db/keys.ts';
-import { tenantColumn, tenantIsolation } from '../../../platform/core/db/tenancy.ts';
+import { tenantIsolation } from '../../../platform/core/db/tenancy.ts';
 import { entityColumns } from '../../../platform/core/entity.ts';
 
 // erp_isl/int_ligacaoprodutodeposito's tables (spec 001 §2.5, §4.4; docs/int_ligacaoprodutodeposito.md).
@@ -75,8 +74,7 @@ export const ligacao = pgTable(
 export const historicoLigacao = pgTable(
   'isl_ligacao_historico',
   {
-    id: uuid('id').notNull().defaultRandom(),
-    tenant: tenantColumn(),
+    ...entidade(),
     ligacaoId: uuid('ligacao_id').notNull(),
     codigoEmpresa: int64('codigo_empresa').notNull(),
     codigoProduto: text('codigo_produto').notNull(),
@@ -84,12 +82,10 @@ export const historicoLigacao = pgTable(
     codigoDeposito: text('codigo_deposito').notNull(),
     operacao: text('operacao').notNull(),
     alteracoes: jsonb('alteracoes').notNull(),
-    usuario: text('usuario').notNull(),
-    dataHora: timestamp('data_hora', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     tenantPrimaryKey(t),
-    index('isl_ligacao_historico_ligacao').on(t.tenant, t.ligacaoId, t.dataHora),
+    index('isl_ligacao_historico_ligacao').on(t.tenant, t.ligacaoId, t.createdDate),
     index('isl_ligacao_historico_chave').on(
       t.tenant,
       t.codigoEmpresa,

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Ctx } from '../../../platform/core/declarations.ts';
 import { action } from '../../../platform/core/registry.ts';
 import type { Static } from '../../../platform/core/schema.ts';
+import { idDoPedido } from './contract.ts';
 import { E } from './errors.ts';
 import {
   diferencas,
@@ -102,7 +103,7 @@ export const acoes = {
       const { itensPro = [], itensSer = [], ...header } = input;
       const who = quem(ctx);
       const [pedido] = await ctx.store
-        .insert(pedidoVenda, [{ ...header, createdBy: who, lastModifiedBy: who }])
+        .insert(pedidoVenda, [{ ...header, id: idDoPedido(input), createdBy: who, lastModifiedBy: who }])
         .onConflictDoNothing()
         .returning();
       if (!pedido) throw E.pedidoExiste(chave(input));

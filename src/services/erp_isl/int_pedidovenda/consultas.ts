@@ -38,16 +38,19 @@ export const consultas = {
         .from(historicoPedidoVenda)
         .where(ctx.store.scope(historicoPedidoVenda, eq(historicoPedidoVenda.pedidoVendaId, pedido.id)))
         .orderBy(
-          asc(historicoPedidoVenda.dataHora),
+          asc(historicoPedidoVenda.createdDate),
           sql`${historicoPedidoVenda.sequenciaItem} asc nulls first`,
           asc(historicoPedidoVenda.id),
         );
       return {
         pedidoVenda: await retrato(ctx, pedido),
-        historico: historico.map(({ tenant: _t, pedidoVendaId: _p, ...h }) =>
-          Object.fromEntries(
-            Object.entries({ ...h, dataHora: h.dataHora.toISOString() }).filter(([, v]) => v !== null),
-          ),
+        historico: historico.map(
+          ({ tenant: _t, pedidoVendaId: _p, lastModifiedBy: _b, lastModifiedDate: _d, ...h }) =>
+            Object.fromEntries(
+              Object.entries({ ...h, createdDate: h.createdDate.toISOString() }).filter(
+                ([, v]) => v !== null,
+              ),
+            ),
         ),
       };
     },

@@ -1,6 +1,6 @@
 import type { EntityHooks } from '../../../platform/core/declarations.ts';
 import { defineEntity } from '../../../platform/core/entity.ts';
-import { DateOnly, DateTime, Double, Int64, Type } from '../../../platform/core/schema.ts';
+import { DateOnly, Double, Int64, Type } from '../../../platform/core/schema.ts';
 import { E } from './errors.ts';
 import { EnumSituacaoPedidoVenda, Texto } from './schemas.ts';
 import { historicoPedidoVenda, itemProduto, itemServico, pedidoVenda } from './tables.ts';
@@ -95,7 +95,7 @@ export const itemServicoEntity = defineEntity({
 export const historicoEntity = defineEntity({
   name: 'historicoPedidoVenda',
   description:
-    'History of the sales orders (filter by pedidoVendaId): one record per change of an order or of one of its items (read-only)',
+    'History of the sales orders (filter by pedidoVendaId): one record per change of an order or of one of its items, createdBy and createdDate saying who and when (read-only)',
   table: historicoPedidoVenda,
   fields: Type.Object({
     pedidoVendaId: Type.String({ format: 'uuid', description: 'the order (pedidoVenda.id)' }),
@@ -106,8 +106,6 @@ export const historicoEntity = defineEntity({
     alteracoes: Type.Record(Type.String(), Type.Object({ de: Type.Unknown(), para: Type.Unknown() }), {
       description: 'each changed field: its value before (de) and after (para)',
     }),
-    usuario: Texto(200, 'who made the change (the key)'),
-    dataHora: DateTime(),
   }),
   hooks: hooks('historicoPedidoVenda'),
 });

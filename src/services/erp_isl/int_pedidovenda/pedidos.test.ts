@@ -66,7 +66,7 @@ describe('inserirPedidoVenda', () => {
       expect.objectContaining({
         operacao: 'inserirPedidoVenda',
         situacaoNova: 'AbertoTotal',
-        usuario: expect.any(String),
+        createdBy: expect.any(String),
       }),
     ]);
   });

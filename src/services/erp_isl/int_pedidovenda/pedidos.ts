@@ -138,8 +138,10 @@ export async function registrarHistorico(ctx: Ctx, pedidoId: string, operacao: s
       situacaoAnterior: m.situacaoAnterior ?? null,
       situacaoNova: m.situacaoNova ?? null,
       alteracoes: m.alteracoes,
-      usuario,
-      dataHora,
+      createdBy: usuario,
+      createdDate: dataHora,
+      lastModifiedBy: usuario,
+      lastModifiedDate: dataHora,
     })),
   );
 }

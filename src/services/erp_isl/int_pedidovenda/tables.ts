@@ -8,12 +8,11 @@ import {
   jsonb,
   pgTable,
   text,
-  timestamp,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
 import { tenantPrimaryKey, tenantReference } from '../../../platform/core/db/keys.ts';
-import { tenantColumn, tenantIsolation } from '../../../platform/core/db/tenancy.ts';
+import { tenantIsolation } from '../../../platform/core/db/tenancy.ts';
 import { entityColumns } from '../../../platform/core/entity.ts';
 import type { SituacaoPedidoVenda } from './situacoes.ts';
 
@@ -156,13 +155,13 @@ export const itemLote = pgTable(
 
 /**
  * The history of an order (docs "History"): one row per change of the order or of one of its
- * items, by whom, when, through which operation, the situation before and after and what changed.
+ * items: through which operation, the situation before and after and what changed; createdBy
+ * and createdDate say who made it and when.
  */
 export const historicoPedidoVenda = pgTable(
   'isl_pedido_venda_historico',
   {
-    id: uuid('id').notNull().defaultRandom(),
-    tenant: tenantColumn(),
+    ...entidade(),
     pedidoVendaId: uuid('pedido_venda_id').notNull(),
     /** The product item changed, when the change is an item's. */
     sequenciaItem: int64('sequencia_item'),
@@ -170,15 +169,13 @@ export const historicoPedidoVenda = pgTable(
     situacaoAnterior: text('situacao_anterior').$type<SituacaoPedidoVenda>(),
     situacaoNova: text('situacao_nova').$type<SituacaoPedidoVenda>(),
     alteracoes: jsonb('alteracoes').notNull(),
-    usuario: text('usuario').notNull(),
-    dataHora: timestamp('data_hora', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     tenantPrimaryKey(t),
     tenantReference('isl_pedido_venda_historico_pedido_fk', t, t.pedidoVendaId, pedidoVenda).onDelete(
       'cascade',
     ),
-    index('isl_pedido_venda_historico_pedido').on(t.tenant, t.pedidoVendaId, t.dataHora),
+    index('isl_pedido_venda_historico_pedido').on(t.tenant, t.pedidoVendaId, t.createdDate),
     tenantIsolation(t.tenant),
   ],
 );

@@ -7,12 +7,11 @@ import {
   jsonb,
   pgTable,
   text,
-  timestamp,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
 import { tenantPrimaryKey, tenantReference } from '../../../platform/core/db/keys.ts';
-import { tenantColumn, tenantIsolation } from '../../../platform/core/db/tenancy.ts';
+import { tenantIsolation } from '../../../platform/core/db/tenancy.ts';
 import { entityColumns } from '../../../platform/core/entity.ts';
 
 // erp_isl/int_prefatura's tables (spec 001 §2.6, §4.5; docs/int_prefatura.md). Property names are
@@ -130,23 +129,20 @@ export const lotePreFatura = pgTable(
 export const historicoPreFatura = pgTable(
   'isl_pre_fatura_historico',
   {
-    id: uuid('id').notNull().defaultRandom(),
-    tenant: tenantColumn(),
+    ...entidade(),
     preFaturaId: uuid('pre_fatura_id').notNull(),
     sequenciaPreFatura: int64('sequencia_pre_fatura'),
     operacao: text('operacao').notNull(),
     situacaoAnterior: text('situacao_anterior').$type<SituacaoPreFatura>(),
     situacaoNova: text('situacao_nova').$type<SituacaoPreFatura>(),
     alteracoes: jsonb('alteracoes').notNull(),
-    usuario: text('usuario').notNull(),
-    dataHora: timestamp('data_hora', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     tenantPrimaryKey(t),
     tenantReference('isl_pre_fatura_historico_pre_fatura_fk', t, t.preFaturaId, preFatura).onDelete(
       'cascade',
     ),
-    index('isl_pre_fatura_historico_pre_fatura').on(t.tenant, t.preFaturaId, t.dataHora),
+    index('isl_pre_fatura_historico_pre_fatura').on(t.tenant, t.preFaturaId, t.createdDate),
     tenantIsolation(t.tenant),
   ],
 );
