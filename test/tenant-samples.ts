@@ -163,6 +163,16 @@ const pedido = (pick: (found: Json) => Json) => ({
 });
 const first = (list: unknown) => ({ id: (list as Json[])[0]!.id });
 
+const LIGACOES = 'erp_isl/int_ligacaoprodutodeposito';
+const ligacao = (pick: (found: Json) => Json) => ({
+  reason: 'links are written by the int_ligacaoprodutodeposito actions only (read-only entities)',
+  create: async (f: Fixture, i: number) => {
+    const chave = { codigoEmpresa: 1, codigoProduto: `P${i}`, codigoDerivacao: '', codigoDeposito: 'D1' };
+    await f.post(`${LIGACOES}/actions/inserirLigacao`, { ...chave, situacao: 'Ativo' });
+    return pick(await f.post(`${LIGACOES}/queries/obterLigacao`, chave));
+  },
+});
+
 /** By `domain/service/entity`, or `domain/service/parent/children` for a child collection. */
 export const SAMPLES: Record<string, Sample> = {
   'erp_agr/com_comum/moeda': {},
@@ -252,6 +262,14 @@ export const SAMPLES: Record<string, Sample> = {
     fields: () => ({ parceiroIds: [DEP.parceiro] }),
   },
   'yms/agenda/anexo': { createdBy: anexo() },
+  'erp_isl/int_ligacaoprodutodeposito/ligacaoProdutoDeposito': {
+    fields: () => ({ codigoProduto: 'P', codigoDeposito: 'D' }),
+    createdBy: ligacao((r) => ({ id: (r.ligacao as Json).id })),
+  },
+  'erp_isl/int_ligacaoprodutodeposito/historicoLigacaoProdutoDeposito': {
+    fields: () => ({ ligacaoId: dep(99), codigoProduto: 'P', codigoDeposito: 'D' }),
+    createdBy: ligacao((r) => first(r.historico)),
+  },
   'erp_isl/int_pedidovenda/pedidoVenda': { createdBy: pedido((r) => ({ id: (r.pedidoVenda as Json).id })) },
   'erp_isl/int_pedidovenda/itemProdutoPedidoVenda': {
     fields: () => ({ pedidoVendaId: dep(99) }),

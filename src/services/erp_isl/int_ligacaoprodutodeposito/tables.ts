@@ -13,6 +13,7 @@ import {
 import { tenantPrimaryKey } from '../../../platform/core/db/keys.ts';
 import { tenantIsolation } from '../../../platform/core/db/tenancy.ts';
 import { entityColumns } from '../../../platform/core/entity.ts';
+import type { SituacaoLigacao } from './situacoes.ts';
 
 // erp_isl/int_ligacaoprodutodeposito's tables (spec 001 §2.5, §4.4; docs/int_ligacaoprodutodeposito.md).
 // A link is keyed by the ERP's (tenant, codigoEmpresa, codigoProduto, codigoDerivacao,
@@ -25,10 +26,6 @@ function entidade() {
   const { id: _id, ...audit } = entityColumns('uuid');
   return { id: uuid('id').notNull().defaultRandom(), ...audit };
 }
-
-/** enumSituacaoLigacaoProdutoDeposito. */
-export const SITUACOES_LIGACAO = ['Inativo', 'Ativo'] as const;
-export type SituacaoLigacao = (typeof SITUACOES_LIGACAO)[number];
 
 /** A product-to-warehouse link (the entity ligacaoProdutoDeposito). */
 export const ligacao = pgTable(
