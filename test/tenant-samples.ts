@@ -173,6 +173,21 @@ const ligacao = (pick: (found: Json) => Json) => ({
   },
 });
 
+const preFatura = (pick: (found: Json) => Json) => ({
+  reason: 'pre-invoices are written by the int_prefatura actions only (read-only entities)',
+  create: async (f: Fixture, i: number) => {
+    const chave = { codigoEmpresa: 1, codigoFilial: 1, analiseEmbarque: 1, numeroPreFatura: 100 + i };
+    await f.post('erp_isl/int_prefatura/actions/inserirPreFatura', {
+      ...chave,
+      sequenciaPreFatura: 1,
+      codigoDepositoItem: 'D1',
+      qtdItemPreFatura: 1,
+      cancelaSaldoPedido: false,
+    });
+    return pick(await f.post('erp_isl/int_prefatura/queries/obterPreFatura', chave));
+  },
+});
+
 /** By `domain/service/entity`, or `domain/service/parent/children` for a child collection. */
 export const SAMPLES: Record<string, Sample> = {
   'erp_agr/com_comum/moeda': {},
@@ -269,6 +284,15 @@ export const SAMPLES: Record<string, Sample> = {
   'erp_isl/int_ligacaoprodutodeposito/historicoLigacaoProdutoDeposito': {
     fields: () => ({ ligacaoId: dep(99), codigoProduto: 'P', codigoDeposito: 'D' }),
     createdBy: ligacao((r) => first(r.historico)),
+  },
+  'erp_isl/int_prefatura/preFatura': { createdBy: preFatura((r) => ({ id: (r.preFatura as Json).id })) },
+  'erp_isl/int_prefatura/itemPreFatura': {
+    fields: () => ({ preFaturaId: dep(99) }),
+    createdBy: preFatura((r) => first((r.preFatura as Json).itens)),
+  },
+  'erp_isl/int_prefatura/historicoPreFatura': {
+    fields: () => ({ preFaturaId: dep(99) }),
+    createdBy: preFatura((r) => first(r.historico)),
   },
   'erp_isl/int_pedidovenda/pedidoVenda': { createdBy: pedido((r) => ({ id: (r.pedidoVenda as Json).id })) },
   'erp_isl/int_pedidovenda/itemProdutoPedidoVenda': {

@@ -2,6 +2,7 @@ import type { ServiceDeclaration } from '../platform/core/declarations.ts';
 import comComum from './erp_agr/com_comum/service.ts';
 import intLigacaoprodutodeposito from './erp_isl/int_ligacaoprodutodeposito/service.ts';
 import intPedidovenda from './erp_isl/int_pedidovenda/service.ts';
+import intPrefatura from './erp_isl/int_prefatura/service.ts';
 import managementpanel from './hcm/managementpanel/service.ts';
 import platformIntegration from './hcm/platform_integration/service.ts';
 import authentication from './platform/authentication/service.ts';
@@ -24,6 +25,7 @@ export const allServices: ServiceDeclaration[] = [
   comComum,
   intPedidovenda,
   intLigacaoprodutodeposito,
+  intPrefatura,
   agenda,
   patio,
 ];

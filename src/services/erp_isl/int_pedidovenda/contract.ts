@@ -185,3 +185,6 @@ export async function pedidosVenda(
   }
   return chaves.map((k) => byKey.get(keyOf(k.codigoEmpresa, k.codigoFilial, k.numeroPedidoVenda)));
 }
+
+// Pre-invoices attending order items (erp_isl/int_prefatura): atendimento.ts says how.
+export { type Atendimento, atenderItemPedidoVenda } from './atendimento.ts';

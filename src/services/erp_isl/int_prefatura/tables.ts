@@ -13,6 +13,7 @@ import {
 import { tenantPrimaryKey, tenantReference } from '../../../platform/core/db/keys.ts';
 import { tenantIsolation } from '../../../platform/core/db/tenancy.ts';
 import { entityColumns } from '../../../platform/core/entity.ts';
+import type { SituacaoPreFatura } from './situacoes.ts';
 
 // erp_isl/int_prefatura's tables (spec 001 §2.6, §4.5; docs/int_prefatura.md). Property names are
 // the JSON field names. A pre-invoice is keyed by the ERP's (tenant, codigoEmpresa, codigoFilial,
@@ -26,19 +27,6 @@ function entidade() {
   const { id: _id, ...audit } = entityColumns('uuid');
   return { id: uuid('id').notNull().defaultRandom(), ...audit };
 }
-
-/** enumSituacaoPreFatura, in the spec's order. */
-export const SITUACOES_PRE_FATURA = [
-  'EmAnalise',
-  'EmPreparacao',
-  'ParaFaturar',
-  'Faturada',
-  'EmConferencia',
-  'AguardandoIntWMS',
-  'SemEstoqueReq',
-  'Cancelada',
-] as const;
-export type SituacaoPreFatura = (typeof SITUACOES_PRE_FATURA)[number];
 
 const situacao = (name: string) => text(name).$type<SituacaoPreFatura>().notNull().default('EmAnalise');
 
