@@ -86,6 +86,13 @@ describe('an ERP pushing orders to a WMS', () => {
       numeroPedidoVenda: 1,
       sequenciaPedidoVenda: 1,
     });
+    await ok('erp_isl/int_prefatura/actions/alterarSitPreFatura', {
+      codigoEmpresa: 1,
+      codigoFilial: 1,
+      analiseEmbarque: 1,
+      numeroPreFatura: 77,
+      situacaoPreFatura: 'AguardandoIntWMS',
+    });
     await ok(`${PEDIDOS}/actions/alterarSitPedidoVenda`, {
       ...chave(1),
       situacaoPedidoVenda: 'AguardandoIntegracaoWms',
@@ -111,6 +118,8 @@ describe('an ERP pushing orders to a WMS', () => {
       'erp_isl/int_pedidovenda/pedidoVendaAlterado',
       'erp_isl/int_pedidovenda/pedidoVendaAlterado', // the pre-invoice attends item 1
       'erp_isl/int_prefatura/preFaturaItemInserido',
+      'erp_isl/int_prefatura/preFaturaAlterada',
+      'erp_isl/int_prefatura/preFaturaAguardandoIntWMS',
       'erp_isl/int_pedidovenda/pedidoVendaAlterado',
       'erp_isl/int_pedidovenda/pedidoVendaAguardandoIntegracaoWms',
       'erp_isl/int_pedidovenda/pedidoVendaAlterado',
@@ -118,7 +127,11 @@ describe('an ERP pushing orders to a WMS', () => {
       'erp_isl/int_ligacaoprodutodeposito/ligacaoAlterada',
       'erp_isl/int_ligacaoprodutodeposito/ligacaoExcluida',
     ];
-    await until(() => received.filter((r) => r.path === '/wms').length >= expected.length);
+    await until(() => received.filter((r) => r.path === '/wms').length >= expected.length, 15_000).catch(
+      () => {
+        throw new Error(`received only ${received.map((r) => `${r.path} ${r.topic}`).join(', ')}`);
+      },
+    );
     await new Promise((r) => setTimeout(r, 300)); // any duplicate or stray event would arrive by now
     const wms = received.filter((r) => r.path === '/wms');
     expect(wms.map((r) => r.topic)).toEqual(expected);
