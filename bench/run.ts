@@ -31,6 +31,7 @@ import { runIdle } from './idle.ts';
 import { runImports } from './imports.ts';
 import { runOficina } from './oficina.ts';
 import { runPatio } from './patio.ts';
+import { runPedidos } from './pedidos.ts';
 import { benchService, expected, queryBodies, seedProbe, verify } from './probe.ts';
 import { runProcesses } from './processes.ts';
 import { runSku } from './sku.ts';
@@ -62,6 +63,7 @@ const GROUPS = [
   'exports',
   'agenda',
   'creates',
+  'pedidos',
   'workers',
   'idle',
   'dia',
@@ -212,6 +214,11 @@ async function main(): Promise<void> {
     console.log('\n# (m) entity creates under load, int64 and UUID ids');
     await busyBefore('the create scenarios (m)');
     await runCreates(bench);
+  }
+  if (ONLY.has('pedidos')) {
+    console.log('\n# (o) erp_isl inserirPedidoVenda with 20 items under load, against raw pg');
+    await busyBefore('the order scenarios (o)');
+    await runPedidos(bench);
   }
   if (ONLY.has('workers')) {
     console.log('\n# (n) the real server: request logging, and one process against every core');

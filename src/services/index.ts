@@ -1,6 +1,9 @@
 import type { ServiceDeclaration } from '../platform/core/declarations.ts';
 import comComum from './erp_agr/com_comum/service.ts';
 import skuProduto from './erp_est/sku_produto/service.ts';
+import intLigacaoprodutodeposito from './erp_isl/int_ligacaoprodutodeposito/service.ts';
+import intPedidovenda from './erp_isl/int_pedidovenda/service.ts';
+import intPrefatura from './erp_isl/int_prefatura/service.ts';
 import cotCotacao from './erp_sup/cot_cotacao/service.ts';
 import managementpanel from './hcm/managementpanel/service.ts';
 import platformIntegration from './hcm/platform_integration/service.ts';
@@ -27,6 +30,9 @@ export const allServices: ServiceDeclaration[] = [
   comComum,
   skuProduto,
   cotCotacao,
+  intPedidovenda,
+  intLigacaoprodutodeposito,
+  intPrefatura,
   agenda,
   patio,
   oficina,
