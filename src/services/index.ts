@@ -1,5 +1,6 @@
 import type { ServiceDeclaration } from '../platform/core/declarations.ts';
 import comComum from './erp_agr/com_comum/service.ts';
+import ctrContratos from './erp_mer/ctr_contratos/service.ts';
 import managementpanel from './hcm/managementpanel/service.ts';
 import platformIntegration from './hcm/platform_integration/service.ts';
 import authentication from './platform/authentication/service.ts';
@@ -20,6 +21,7 @@ export const allServices: ServiceDeclaration[] = [
   platformIntegration,
   managementpanel,
   comComum,
+  ctrContratos,
   agenda,
   patio,
 ];

@@ -35,4 +35,9 @@ export const E = defineErrors({
     reason: 'UNPROCESSABLE',
     message: 'dataFim ({dataFim}) is before dataInicio ({dataInicio})',
   },
+  planoIncompleto: {
+    reason: 'UNPROCESSABLE',
+    message:
+      'The installment plan of payment condition {codigo} adds up to {soma}%, not 100% (condicaoPagamentoParcela.percentual)',
+  },
 });
