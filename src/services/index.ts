@@ -1,5 +1,6 @@
 import type { ServiceDeclaration } from '../platform/core/declarations.ts';
 import comComum from './erp_agr/com_comum/service.ts';
+import gctHistoricoprocesso from './erp_cge/gct_historicoprocesso/service.ts';
 import ctrContratos from './erp_mer/ctr_contratos/service.ts';
 import managementpanel from './hcm/managementpanel/service.ts';
 import platformIntegration from './hcm/platform_integration/service.ts';
@@ -22,6 +23,7 @@ export const allServices: ServiceDeclaration[] = [
   managementpanel,
   comComum,
   ctrContratos,
+  gctHistoricoprocesso,
   agenda,
   patio,
 ];
