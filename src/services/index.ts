@@ -2,6 +2,7 @@ import type { ServiceDeclaration } from '../platform/core/declarations.ts';
 import comComum from './erp_agr/com_comum/service.ts';
 import gctHistoricoprocesso from './erp_cge/gct_historicoprocesso/service.ts';
 import ctrContratos from './erp_mer/ctr_contratos/service.ts';
+import pedPedidos from './erp_mer/ped_pedidos/service.ts';
 import managementpanel from './hcm/managementpanel/service.ts';
 import platformIntegration from './hcm/platform_integration/service.ts';
 import authentication from './platform/authentication/service.ts';
@@ -23,6 +24,7 @@ export const allServices: ServiceDeclaration[] = [
   managementpanel,
   comComum,
   ctrContratos,
+  pedPedidos,
   gctHistoricoprocesso,
   agenda,
   patio,

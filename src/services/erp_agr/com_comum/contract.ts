@@ -4,6 +4,7 @@
 // their own transaction, with due dates moved past weekends and the tenant's holidays.
 export {
   calcularParcelas,
+  dividir,
   type ItemParcelavel,
   type Parcela,
   type Parcelamento,

@@ -2,8 +2,9 @@ import { sql } from 'drizzle-orm';
 import type { Ctx } from '../../../platform/core/declarations.ts';
 import { query } from '../../../platform/core/registry.ts';
 import { dateIn } from '../../../platform/core/time.ts';
-import { calcularParcelas, type Parcela } from '../../erp_agr/com_comum/contract.ts';
+import { calcularParcelas } from '../../erp_agr/com_comum/contract.ts';
 import { E } from './errors.ts';
+import { fluxoDeCaixa } from './fluxo.ts';
 import { ObterParcelasContratoVendaInput, ObterParcelasContratoVendaOutput } from './schemas.ts';
 import { contratoVenda } from './tables.ts';
 
@@ -11,11 +12,6 @@ import { contratoVenda } from './tables.ts';
 // the installments of its items under its payment condition, computed by com_comum's engine.
 
 const chave = (empresa: number, filial: number, numero: number) => `${empresa}/${filial}/${numero}`;
-
-/** Only what is still to receive: due today or later, nothing of a cancelled contract (design). */
-export function fluxoDeCaixa(parcelas: Parcela[], hoje: string): Parcela[] {
-  return parcelas.filter((p) => p.vencimentoUtil >= hoje);
-}
 
 export const obterParcelasContratoVenda = query({
   description:
