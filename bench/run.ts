@@ -27,6 +27,7 @@ import {
 import { runHorarios } from './horarios.ts';
 import { runIdle } from './idle.ts';
 import { runImports } from './imports.ts';
+import { runParcelas } from './parcelas.ts';
 import { runPatio } from './patio.ts';
 import { benchService, expected, queryBodies, seedProbe, verify } from './probe.ts';
 import { runProcesses } from './processes.ts';
@@ -60,6 +61,7 @@ const GROUPS = [
   'creates',
   'workers',
   'idle',
+  'parcelas',
 ] as const;
 type Group = (typeof GROUPS)[number];
 function selectedGroups(): Set<Group> {
@@ -179,6 +181,11 @@ async function main(): Promise<void> {
     console.log('\n# (h) buscaVagaLivre under load, (i) event ingestion and dispatch');
     await busyBefore('the yard scenarios (h), (i)');
     await runPatio(bench);
+  }
+  if (ONLY.has('parcelas')) {
+    console.log('\n# (p) ped_pedidos obterParcelasPedidoVenda, 100 of 1,000,000 orders');
+    await busyBefore('the installments scenario (p)');
+    await runParcelas(bench);
   }
   if (ONLY.has('horarios')) {
     console.log('\n# (j) yms/agenda horarioOperacao on a busy day');
