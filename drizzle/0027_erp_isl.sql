@@ -1,6 +1,10 @@
 CREATE TABLE "isl_ligacao_historico" (
 	"id" uuid DEFAULT gen_random_uuid() NOT NULL,
 	"tenant" text DEFAULT current_setting('ponte.tenant') NOT NULL,
+	"created_by" text NOT NULL,
+	"created_date" timestamp with time zone DEFAULT now() NOT NULL,
+	"last_modified_by" text NOT NULL,
+	"last_modified_date" timestamp with time zone DEFAULT now() NOT NULL,
 	"ligacao_id" uuid NOT NULL,
 	"codigo_empresa" bigint NOT NULL,
 	"codigo_produto" text NOT NULL,
@@ -8,8 +12,6 @@ CREATE TABLE "isl_ligacao_historico" (
 	"codigo_deposito" text NOT NULL,
 	"operacao" text NOT NULL,
 	"alteracoes" jsonb NOT NULL,
-	"usuario" text NOT NULL,
-	"data_hora" timestamp with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "isl_ligacao_historico_tenant_id_pk" PRIMARY KEY("tenant","id")
 );
 --> statement-breakpoint
@@ -45,14 +47,16 @@ ALTER TABLE "isl_ligacao_produto_deposito" ENABLE ROW LEVEL SECURITY;--> stateme
 CREATE TABLE "isl_pedido_venda_historico" (
 	"id" uuid DEFAULT gen_random_uuid() NOT NULL,
 	"tenant" text DEFAULT current_setting('ponte.tenant') NOT NULL,
+	"created_by" text NOT NULL,
+	"created_date" timestamp with time zone DEFAULT now() NOT NULL,
+	"last_modified_by" text NOT NULL,
+	"last_modified_date" timestamp with time zone DEFAULT now() NOT NULL,
 	"pedido_venda_id" uuid NOT NULL,
 	"sequencia_item" bigint,
 	"operacao" text NOT NULL,
 	"situacao_anterior" text,
 	"situacao_nova" text,
 	"alteracoes" jsonb NOT NULL,
-	"usuario" text NOT NULL,
-	"data_hora" timestamp with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "isl_pedido_venda_historico_tenant_id_pk" PRIMARY KEY("tenant","id")
 );
 --> statement-breakpoint
@@ -156,14 +160,16 @@ ALTER TABLE "isl_pedido_venda" ENABLE ROW LEVEL SECURITY;--> statement-breakpoin
 CREATE TABLE "isl_pre_fatura_historico" (
 	"id" uuid DEFAULT gen_random_uuid() NOT NULL,
 	"tenant" text DEFAULT current_setting('ponte.tenant') NOT NULL,
+	"created_by" text NOT NULL,
+	"created_date" timestamp with time zone DEFAULT now() NOT NULL,
+	"last_modified_by" text NOT NULL,
+	"last_modified_date" timestamp with time zone DEFAULT now() NOT NULL,
 	"pre_fatura_id" uuid NOT NULL,
 	"sequencia_pre_fatura" bigint,
 	"operacao" text NOT NULL,
 	"situacao_anterior" text,
 	"situacao_nova" text,
 	"alteracoes" jsonb NOT NULL,
-	"usuario" text NOT NULL,
-	"data_hora" timestamp with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "isl_pre_fatura_historico_tenant_id_pk" PRIMARY KEY("tenant","id")
 );
 --> statement-breakpoint
@@ -235,18 +241,18 @@ ALTER TABLE "isl_pedido_venda_item_ser" ADD CONSTRAINT "isl_pedido_venda_item_se
 ALTER TABLE "isl_pre_fatura_historico" ADD CONSTRAINT "isl_pre_fatura_historico_pre_fatura_fk" FOREIGN KEY ("tenant","pre_fatura_id") REFERENCES "public"."isl_pre_fatura"("tenant","id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "isl_pre_fatura_item" ADD CONSTRAINT "isl_pre_fatura_item_pre_fatura_fk" FOREIGN KEY ("tenant","pre_fatura_id") REFERENCES "public"."isl_pre_fatura"("tenant","id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "isl_pre_fatura_lote" ADD CONSTRAINT "isl_pre_fatura_lote_item_fk" FOREIGN KEY ("tenant","item_id") REFERENCES "public"."isl_pre_fatura_item"("tenant","id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "isl_ligacao_historico_ligacao" ON "isl_ligacao_historico" USING btree ("tenant","ligacao_id","data_hora");--> statement-breakpoint
+CREATE INDEX "isl_ligacao_historico_ligacao" ON "isl_ligacao_historico" USING btree ("tenant","ligacao_id","created_date");--> statement-breakpoint
 CREATE INDEX "isl_ligacao_historico_chave" ON "isl_ligacao_historico" USING btree ("tenant","codigo_empresa","codigo_produto","codigo_derivacao","codigo_deposito");--> statement-breakpoint
 CREATE UNIQUE INDEX "isl_ligacao_produto_deposito_chave" ON "isl_ligacao_produto_deposito" USING btree ("tenant","codigo_empresa","codigo_produto","codigo_derivacao","codigo_deposito");--> statement-breakpoint
 CREATE INDEX "isl_ligacao_produto_deposito_deposito" ON "isl_ligacao_produto_deposito" USING btree ("tenant","codigo_empresa","codigo_deposito");--> statement-breakpoint
-CREATE INDEX "isl_pedido_venda_historico_pedido" ON "isl_pedido_venda_historico" USING btree ("tenant","pedido_venda_id","data_hora");--> statement-breakpoint
+CREATE INDEX "isl_pedido_venda_historico_pedido" ON "isl_pedido_venda_historico" USING btree ("tenant","pedido_venda_id","created_date");--> statement-breakpoint
 CREATE INDEX "isl_pedido_venda_lote_item" ON "isl_pedido_venda_lote" USING btree ("tenant","item_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "isl_pedido_venda_item_pro_seq" ON "isl_pedido_venda_item_pro" USING btree ("tenant","pedido_venda_id","sequencia_item");--> statement-breakpoint
 CREATE UNIQUE INDEX "isl_pedido_venda_item_ser_seq" ON "isl_pedido_venda_item_ser" USING btree ("tenant","pedido_venda_id","sequencia_item");--> statement-breakpoint
 CREATE UNIQUE INDEX "isl_pedido_venda_chave" ON "isl_pedido_venda" USING btree ("tenant","codigo_empresa","codigo_filial","numero_pedido_venda");--> statement-breakpoint
 CREATE INDEX "isl_pedido_venda_situacao" ON "isl_pedido_venda" USING btree ("tenant","situacao_pedido_venda");--> statement-breakpoint
 CREATE INDEX "isl_pedido_venda_emissao" ON "isl_pedido_venda" USING btree ("tenant","data_emissao");--> statement-breakpoint
-CREATE INDEX "isl_pre_fatura_historico_pre_fatura" ON "isl_pre_fatura_historico" USING btree ("tenant","pre_fatura_id","data_hora");--> statement-breakpoint
+CREATE INDEX "isl_pre_fatura_historico_pre_fatura" ON "isl_pre_fatura_historico" USING btree ("tenant","pre_fatura_id","created_date");--> statement-breakpoint
 CREATE UNIQUE INDEX "isl_pre_fatura_item_seq" ON "isl_pre_fatura_item" USING btree ("tenant","pre_fatura_id","sequencia_pre_fatura");--> statement-breakpoint
 CREATE INDEX "isl_pre_fatura_item_pedido" ON "isl_pre_fatura_item" USING btree ("tenant","numero_pedido_venda");--> statement-breakpoint
 CREATE INDEX "isl_pre_fatura_lote_item" ON "isl_pre_fatura_lote" USING btree ("tenant","item_id");--> statement-breakpoint

@@ -122,6 +122,58 @@ const anexo = (agendaId?: string) => ({
   },
 });
 
+const PEDIDOS = 'erp_isl/int_pedidovenda';
+/** erp_isl's read-only entities: each sample is written by the service's actions, then read back by key. */
+const pedido = (pick: (found: Json) => Json) => ({
+  reason: 'sales orders are written by the int_pedidovenda actions only (read-only entities)',
+  create: async (f: Fixture, i: number) => {
+    const chave = { codigoEmpresa: 1, codigoFilial: 1, numeroPedidoVenda: 100 + i };
+    await f.post(`${PEDIDOS}/actions/inserirPedidoVenda`, {
+      ...chave,
+      sequenciaPedidoVenda: 1,
+      data_emissao: '2026-11-20',
+      codigo_cliente: 1,
+      valorLiquido: 10,
+      valorTotal: 10,
+      itensPro: [
+        {
+          sequenciaEmbalagem: 1,
+          sequenciaConteudo: 1,
+          quantidade: 1,
+          volume: 1,
+          pesoBruto: 1,
+          pesoLiquido: 1,
+          obsProduto: '',
+        },
+      ],
+      itensSer: [
+        {
+          sequenciaItem: 1,
+          codigoServico: 'S',
+          servico: 'S',
+          quantidade: 1,
+          valorUnitario: 1,
+          valorDesconto: 0,
+          valorLiquido: 1,
+          valorTotal: 1,
+        },
+      ],
+    });
+    return pick(await f.post(`${PEDIDOS}/queries/obterPedidoVenda`, chave));
+  },
+});
+const first = (list: unknown) => ({ id: (list as Json[])[0]!.id });
+
+const LIGACOES = 'erp_isl/int_ligacaoprodutodeposito';
+const ligacao = (pick: (found: Json) => Json) => ({
+  reason: 'links are written by the int_ligacaoprodutodeposito actions only (read-only entities)',
+  create: async (f: Fixture, i: number) => {
+    const chave = { codigoEmpresa: 1, codigoProduto: `P${i}`, codigoDerivacao: '', codigoDeposito: 'D1' };
+    await f.post(`${LIGACOES}/actions/inserirLigacao`, { ...chave, situacao: 'Ativo' });
+    return pick(await f.post(`${LIGACOES}/queries/obterLigacao`, chave));
+  },
+});
+
 /** By `domain/service/entity`, or `domain/service/parent/children` for a child collection. */
 export const SAMPLES: Record<string, Sample> = {
   'erp_agr/com_comum/moeda': {},
@@ -225,6 +277,27 @@ export const SAMPLES: Record<string, Sample> = {
     fields: () => ({ parceiroIds: [DEP.parceiro] }),
   },
   'yms/agenda/anexo': { createdBy: anexo() },
+  'erp_isl/int_ligacaoprodutodeposito/ligacaoProdutoDeposito': {
+    fields: () => ({ codigoProduto: 'P', codigoDeposito: 'D' }),
+    createdBy: ligacao((r) => ({ id: (r.ligacao as Json).id })),
+  },
+  'erp_isl/int_ligacaoprodutodeposito/historicoLigacaoProdutoDeposito': {
+    fields: () => ({ ligacaoId: dep(99), codigoProduto: 'P', codigoDeposito: 'D' }),
+    createdBy: ligacao((r) => first(r.historico)),
+  },
+  'erp_isl/int_pedidovenda/pedidoVenda': { createdBy: pedido((r) => ({ id: (r.pedidoVenda as Json).id })) },
+  'erp_isl/int_pedidovenda/itemProdutoPedidoVenda': {
+    fields: () => ({ pedidoVendaId: dep(99) }),
+    createdBy: pedido((r) => first((r.pedidoVenda as Json).itensPro)),
+  },
+  'erp_isl/int_pedidovenda/itemServicoPedidoVenda': {
+    fields: () => ({ pedidoVendaId: dep(99) }),
+    createdBy: pedido((r) => first((r.pedidoVenda as Json).itensSer)),
+  },
+  'erp_isl/int_pedidovenda/historicoPedidoVenda': {
+    fields: () => ({ pedidoVendaId: dep(99) }),
+    createdBy: pedido((r) => first(r.historico)),
+  },
   'yms/agenda/agenda/anexos': {
     deps: async (f) => {
       await agendamento(f);

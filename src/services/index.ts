@@ -1,6 +1,8 @@
 import type { ServiceDeclaration } from '../platform/core/declarations.ts';
 import comComum from './erp_agr/com_comum/service.ts';
 import gctHistoricoprocesso from './erp_cge/gct_historicoprocesso/service.ts';
+import intLigacaoprodutodeposito from './erp_isl/int_ligacaoprodutodeposito/service.ts';
+import intPedidovenda from './erp_isl/int_pedidovenda/service.ts';
 import ctrContratos from './erp_mer/ctr_contratos/service.ts';
 import pedPedidos from './erp_mer/ped_pedidos/service.ts';
 import managementpanel from './hcm/managementpanel/service.ts';
@@ -23,6 +25,8 @@ export const allServices: ServiceDeclaration[] = [
   platformIntegration,
   managementpanel,
   comComum,
+  intPedidovenda,
+  intLigacaoprodutodeposito,
   ctrContratos,
   pedPedidos,
   gctHistoricoprocesso,

@@ -2,6 +2,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { TSchema } from 'typebox';
 import { ApiError } from './errors.ts';
+import { fitsMask, maskRule } from './masks.ts';
 import { dateInRange, dateTimeInRange, type InputProblem, MAX_INTEGER, unstorable } from './storable.ts';
 
 // Validation of every operation's input, from its declared schema (DESIGN.md "The bridge contract").
@@ -27,6 +28,19 @@ function makeAjv(coerce: boolean): Ajv {
   addFormats(ajv);
   narrowFormat(ajv, 'date', dateInRange);
   narrowFormat(ajv, 'date-time', dateTimeInRange);
+  // An ERP edit mask (masks.ts): a value outside it is refused naming the field and the mask.
+  ajv.addKeyword({
+    keyword: 'x-mask',
+    schemaType: 'string',
+    errors: true,
+    validate: function check(mask: string, data: unknown) {
+      if (fitsMask(mask, data)) return true;
+      (check as unknown as { errors: Partial<ErrorObject>[] }).errors = [
+        { keyword: 'x-mask', params: { mask, rule: maskRule(mask) } },
+      ];
+      return false;
+    },
+  });
   // Swagger 2.0 numeric formats of the spec: int64 must be an exact integer; double any number.
   ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isSafeInteger(n) });
   ajv.addFormat('int32', {
@@ -190,6 +204,8 @@ function ruleOf(error: ErrorObject): string {
       return `must match ${p.pattern}`;
     case 'storable':
       return p.rule as string;
+    case 'x-mask':
+      return `must follow the mask ${p.mask} (${p.rule})`;
     case 'additionalProperties':
       return `must not have the field ${p.additionalProperty}`;
     default:

@@ -7,13 +7,13 @@ import {
   jsonb,
   pgTable,
   text,
-  timestamp,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
 import { tenantPrimaryKey } from '../../../platform/core/db/keys.ts';
-import { tenantColumn, tenantIsolation } from '../../../platform/core/db/tenancy.ts';
+import { tenantIsolation } from '../../../platform/core/db/tenancy.ts';
 import { entityColumns } from '../../../platform/core/entity.ts';
+import type { SituacaoLigacao } from './situacoes.ts';
 
 // erp_isl/int_ligacaoprodutodeposito's tables (spec 001 §2.5, §4.4; docs/int_ligacaoprodutodeposito.md).
 // A link is keyed by the ERP's (tenant, codigoEmpresa, codigoProduto, codigoDerivacao,
@@ -21,15 +21,17 @@ import { entityColumns } from '../../../platform/core/entity.ts';
 
 const int64 = (name: string) => bigint(name, { mode: 'number' });
 
-/** enumSituacaoLigacaoProdutoDeposito. */
-export const SITUACOES_LIGACAO = ['Inativo', 'Ativo'] as const;
-export type SituacaoLigacao = (typeof SITUACOES_LIGACAO)[number];
+/** The id (a UUID, typed as the string it is) and audit columns of an entity table. */
+function entidade() {
+  const { id: _id, ...audit } = entityColumns('uuid');
+  return { id: uuid('id').notNull().defaultRandom(), ...audit };
+}
 
 /** A product-to-warehouse link (the entity ligacaoProdutoDeposito). */
 export const ligacao = pgTable(
   'isl_ligacao_produto_deposito',
   {
-    ...entityColumns('uuid'),
+    ...entidade(),
     codigoEmpresa: int64('codigo_empresa').notNull(),
     codigoProduto: text('codigo_produto').notNull(),
     codigoDerivacao: text('codigo_derivacao').notNull(),
@@ -69,8 +71,7 @@ export const ligacao = pgTable(
 export const historicoLigacao = pgTable(
   'isl_ligacao_historico',
   {
-    id: uuid('id').notNull().defaultRandom(),
-    tenant: tenantColumn(),
+    ...entidade(),
     ligacaoId: uuid('ligacao_id').notNull(),
     codigoEmpresa: int64('codigo_empresa').notNull(),
     codigoProduto: text('codigo_produto').notNull(),
@@ -78,12 +79,10 @@ export const historicoLigacao = pgTable(
     codigoDeposito: text('codigo_deposito').notNull(),
     operacao: text('operacao').notNull(),
     alteracoes: jsonb('alteracoes').notNull(),
-    usuario: text('usuario').notNull(),
-    dataHora: timestamp('data_hora', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     tenantPrimaryKey(t),
-    index('isl_ligacao_historico_ligacao').on(t.tenant, t.ligacaoId, t.dataHora),
+    index('isl_ligacao_historico_ligacao').on(t.tenant, t.ligacaoId, t.createdDate),
     index('isl_ligacao_historico_chave').on(
       t.tenant,
       t.codigoEmpresa,

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { rowsOf, type Tx } from '../../../platform/core/db/database.ts';
+import { uuid5 } from '../../../platform/core/uuid5.ts';
 import type { SituacaoPedidoVenda } from './situacoes.ts';
 
 // What erp_isl/int_pedidovenda publishes to the other services (docs/int_pedidovenda.md "What other
@@ -91,6 +92,13 @@ interface ItemRow {
   valor_total: number | string | null;
   situacao_pedido_venda: SituacaoPedidoVenda | null;
 }
+
+/**
+ * The id of the order of this key: a name-based UUID of the key (docs "Ids"), the same in every
+ * tenant and every time the order is sent.
+ */
+export const idDoPedido = (k: ChavePedidoVenda) =>
+  uuid5(`erp_isl/int_pedidovenda/pedidoVenda/${k.codigoEmpresa}/${k.codigoFilial}/${k.numeroPedidoVenda}`);
 
 const num = (v: number | string) => Number(v);
 const numOrNull = (v: number | string | null) => (v === null ? null : Number(v));

@@ -8,12 +8,11 @@ import {
   jsonb,
   pgTable,
   text,
-  timestamp,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
 import { tenantPrimaryKey, tenantReference } from '../../../platform/core/db/keys.ts';
-import { tenantColumn, tenantIsolation } from '../../../platform/core/db/tenancy.ts';
+import { tenantIsolation } from '../../../platform/core/db/tenancy.ts';
 import { entityColumns } from '../../../platform/core/entity.ts';
 import type { SituacaoPedidoVenda } from './situacoes.ts';
 
@@ -25,13 +24,19 @@ import type { SituacaoPedidoVenda } from './situacoes.ts';
 
 const int64 = (name: string) => bigint(name, { mode: 'number' });
 
+/** The id (a UUID, typed as the string it is) and audit columns of an entity table. */
+function entidade() {
+  const { id: _id, ...audit } = entityColumns('uuid');
+  return { id: uuid('id').notNull().defaultRandom(), ...audit };
+}
+
 const situacao = (name: string) => text(name).$type<SituacaoPedidoVenda>().notNull().default('AbertoTotal');
 
 /** A sales order (the entity pedidoVenda): the header of inserirPedidoVenda. */
 export const pedidoVenda = pgTable(
   'isl_pedido_venda',
   {
-    ...entityColumns('uuid'),
+    ...entidade(),
     codigoEmpresa: int64('codigo_empresa').notNull(),
     codigoFilial: int64('codigo_filial').notNull(),
     numeroPedidoVenda: int64('numero_pedido_venda').notNull(),
@@ -66,7 +71,7 @@ export const pedidoVenda = pgTable(
 export const itemProduto = pgTable(
   'isl_pedido_venda_item_pro',
   {
-    ...entityColumns('uuid'),
+    ...entidade(),
     pedidoVendaId: uuid('pedido_venda_id').notNull(),
     sequenciaItem: int64('sequencia_item').notNull(),
     sequenciaEmbalagem: int64('sequencia_embalagem').notNull(),
@@ -97,7 +102,7 @@ export const itemProduto = pgTable(
 export const itemServico = pgTable(
   'isl_pedido_venda_item_ser',
   {
-    ...entityColumns('uuid'),
+    ...entidade(),
     pedidoVendaId: uuid('pedido_venda_id').notNull(),
     sequenciaItem: int64('sequencia_item').notNull(),
     codigoServico: text('codigo_servico').notNull(),
@@ -122,7 +127,7 @@ export const itemServico = pgTable(
 export const itemLote = pgTable(
   'isl_pedido_venda_lote',
   {
-    ...entityColumns('uuid'),
+    ...entidade(),
     itemId: uuid('item_id').notNull(),
     /** The item's sequence (recAlteracaoItensLotes.sequenciaPedidoVenda). */
     sequenciaPedidoVenda: int64('sequencia_pedido_venda').notNull(),
@@ -150,13 +155,13 @@ export const itemLote = pgTable(
 
 /**
  * The history of an order (docs "History"): one row per change of the order or of one of its
- * items, by whom, when, through which operation, the situation before and after and what changed.
+ * items: through which operation, the situation before and after and what changed; createdBy
+ * and createdDate say who made it and when.
  */
 export const historicoPedidoVenda = pgTable(
   'isl_pedido_venda_historico',
   {
-    id: uuid('id').notNull().defaultRandom(),
-    tenant: tenantColumn(),
+    ...entidade(),
     pedidoVendaId: uuid('pedido_venda_id').notNull(),
     /** The product item changed, when the change is an item's. */
     sequenciaItem: int64('sequencia_item'),
@@ -164,15 +169,13 @@ export const historicoPedidoVenda = pgTable(
     situacaoAnterior: text('situacao_anterior').$type<SituacaoPedidoVenda>(),
     situacaoNova: text('situacao_nova').$type<SituacaoPedidoVenda>(),
     alteracoes: jsonb('alteracoes').notNull(),
-    usuario: text('usuario').notNull(),
-    dataHora: timestamp('data_hora', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     tenantPrimaryKey(t),
     tenantReference('isl_pedido_venda_historico_pedido_fk', t, t.pedidoVendaId, pedidoVenda).onDelete(
       'cascade',
     ),
-    index('isl_pedido_venda_historico_pedido').on(t.tenant, t.pedidoVendaId, t.dataHora),
+    index('isl_pedido_venda_historico_pedido').on(t.tenant, t.pedidoVendaId, t.createdDate),
     tenantIsolation(t.tenant),
   ],
 );

@@ -7,12 +7,11 @@ import {
   jsonb,
   pgTable,
   text,
-  timestamp,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
 import { tenantPrimaryKey, tenantReference } from '../../../platform/core/db/keys.ts';
-import { tenantColumn, tenantIsolation } from '../../../platform/core/db/tenancy.ts';
+import { tenantIsolation } from '../../../platform/core/db/tenancy.ts';
 import { entityColumns } from '../../../platform/core/entity.ts';
 
 // erp_isl/int_prefatura's tables (spec 001 §2.6, §4.5; docs/int_prefatura.md). Property names are
@@ -21,6 +20,12 @@ import { entityColumns } from '../../../platform/core/entity.ts';
 // second insert of one key is refused by the index (409), never by a read before the write.
 
 const int64 = (name: string) => bigint(name, { mode: 'number' });
+
+/** The id (a UUID, typed as the string it is) and audit columns of an entity table. */
+function entidade() {
+  const { id: _id, ...audit } = entityColumns('uuid');
+  return { id: uuid('id').notNull().defaultRandom(), ...audit };
+}
 
 /** enumSituacaoPreFatura, in the spec's order. */
 export const SITUACOES_PRE_FATURA = [
@@ -41,7 +46,7 @@ const situacao = (name: string) => text(name).$type<SituacaoPreFatura>().notNull
 export const preFatura = pgTable(
   'isl_pre_fatura',
   {
-    ...entityColumns('uuid'),
+    ...entidade(),
     codigoEmpresa: int64('codigo_empresa').notNull(),
     codigoFilial: int64('codigo_filial').notNull(),
     analiseEmbarque: doublePrecision('analise_embarque').notNull(),
@@ -71,7 +76,7 @@ export const preFatura = pgTable(
 export const itemPreFatura = pgTable(
   'isl_pre_fatura_item',
   {
-    ...entityColumns('uuid'),
+    ...entidade(),
     preFaturaId: uuid('pre_fatura_id').notNull(),
     sequenciaPreFatura: int64('sequencia_pre_fatura').notNull(),
     codigoDepositoItem: text('codigo_deposito_item').notNull(),
@@ -101,7 +106,7 @@ export const itemPreFatura = pgTable(
 export const lotePreFatura = pgTable(
   'isl_pre_fatura_lote',
   {
-    ...entityColumns('uuid'),
+    ...entidade(),
     itemId: uuid('item_id').notNull(),
     sequenciaPedidoVenda: int64('sequencia_pedido_venda').notNull(),
     codigoProduto: text('codigo_produto').notNull(),
@@ -124,23 +129,20 @@ export const lotePreFatura = pgTable(
 export const historicoPreFatura = pgTable(
   'isl_pre_fatura_historico',
   {
-    id: uuid('id').notNull().defaultRandom(),
-    tenant: tenantColumn(),
+    ...entidade(),
     preFaturaId: uuid('pre_fatura_id').notNull(),
     sequenciaPreFatura: int64('sequencia_pre_fatura'),
     operacao: text('operacao').notNull(),
     situacaoAnterior: text('situacao_anterior').$type<SituacaoPreFatura>(),
     situacaoNova: text('situacao_nova').$type<SituacaoPreFatura>(),
     alteracoes: jsonb('alteracoes').notNull(),
-    usuario: text('usuario').notNull(),
-    dataHora: timestamp('data_hora', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     tenantPrimaryKey(t),
     tenantReference('isl_pre_fatura_historico_pre_fatura_fk', t, t.preFaturaId, preFatura).onDelete(
       'cascade',
     ),
-    index('isl_pre_fatura_historico_pre_fatura').on(t.tenant, t.preFaturaId, t.dataHora),
+    index('isl_pre_fatura_historico_pre_fatura').on(t.tenant, t.preFaturaId, t.createdDate),
     tenantIsolation(t.tenant),
   ],
 );

@@ -14,9 +14,8 @@ export default defineService({
   // spec 001 §5: the documents of this service list no 401 response.
   declares401: false,
   // It reads int_pedidovenda's orders and com_comum's conditions and holidays through their
-  // contract.ts, in its own transaction. TODO(merge): add 'erp_isl/int_pedidovenda' once that
-  // service is registered (a dependency must be served: core/registry.ts).
-  dependencies: ['erp_agr/com_comum'],
+  // contract.ts, in its own transaction.
+  dependencies: ['erp_isl/int_pedidovenda', 'erp_agr/com_comum'],
   operations: {
     ...standardOperations({ dependenciesVisibility: 'PUBLIC' }),
     obterParcelasPedidoVenda,
