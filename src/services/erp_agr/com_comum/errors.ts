@@ -35,6 +35,10 @@ export const E = defineErrors({
     reason: 'UNPROCESSABLE',
     message: 'dataFim ({dataFim}) is before dataInicio ({dataInicio})',
   },
+  muitasParcelas: {
+    reason: 'UNPROCESSABLE',
+    message: 'The request would compute {total} installments, more than {max}: ask for fewer at a time',
+  },
   planoIncompleto: {
     reason: 'UNPROCESSABLE',
     message:

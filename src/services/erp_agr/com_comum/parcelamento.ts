@@ -41,6 +41,8 @@ export interface LinhaPlano {
 }
 
 const DAY = 86_400_000;
+/** The most installments one request computes: past it, 422 (ask for fewer orders or contracts). */
+export const MAX_PARCELAS = 200_000;
 /** How far past the last due date holidays are read: a longer run of holidays is not a calendar. */
 const FOLGA_FERIADOS = 31;
 
@@ -153,6 +155,8 @@ export async function calcularParcelas(ctx: Ctx, pedidos: readonly Parcelamento[
         throw E.referenceNotFound({ record: 'condicaoPagamento', codigo, field: 'condicaoPagamento' });
   }
   const planoOf = (p: Parcelamento) => (p.condicaoPagamento ? planos.get(p.condicaoPagamento)! : A_VISTA);
+  const total = pedidos.reduce((n, p) => n + p.itens.length * planoOf(p).length, 0);
+  if (total > MAX_PARCELAS) throw E.muitasParcelas({ total, max: MAX_PARCELAS });
   // The span of due dates asked for, to read only the holidays that can move one.
   let first: string | undefined;
   let last: string | undefined;

@@ -223,6 +223,31 @@ describe('obterParcelasContratoVenda', () => {
     expect(nada.json().message).toMatch(/condicaoPagamento NADA/);
   });
 
+  it('a request that would compute more than 200,000 installments is 422', async () => {
+    await post('acme', acme, `${COM}/entities/condicaoPagamento`, {
+      codigo: 'MUITAS',
+      descricao: '999x',
+      quantidadeParcelas: 999,
+      intervaloDias: 1,
+    });
+    const itens = Array.from({ length: 300 }, (_, i) => ({
+      sequenciaItem: i + 1,
+      produto: true,
+      codigo: 'P',
+      valor: 1,
+    }));
+    const res = await post(
+      'acme',
+      acme,
+      `${CTR}/entities/contratoVenda`,
+      contrato(16, { condicaoPagamento: 'MUITAS', itens }),
+    );
+    expect(res.statusCode).toBe(200);
+    const big = await obter(acme, [chave(16)]);
+    expect(big.statusCode).toBe(422);
+    expect(big.json().message).toMatch(/299700 installments, more than 200000/);
+  });
+
   it.each([
     ['an empty list (declared minimum 1)', { contratosVenda: [] }, /contratosVenda/],
     ['no list', {}, /contratosVenda/],
