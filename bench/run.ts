@@ -30,6 +30,7 @@ import { runHorarios } from './horarios.ts';
 import { runIdle } from './idle.ts';
 import { runImports } from './imports.ts';
 import { runOficina } from './oficina.ts';
+import { runParcelas } from './parcelas.ts';
 import { runPatio } from './patio.ts';
 import { runPedidos } from './pedidos.ts';
 import { benchService, expected, queryBodies, seedProbe, verify } from './probe.ts';
@@ -70,6 +71,7 @@ const GROUPS = [
   'oficina',
   'sku',
   'functions',
+  'parcelas',
 ] as const;
 type Group = (typeof GROUPS)[number];
 function selectedGroups(): Set<Group> {
@@ -194,6 +196,11 @@ async function main(): Promise<void> {
     console.log('\n# (n) a trivial user function bound to a primitive');
     await busyBefore('the functions scenarios (n)');
     await runFunctions(bench);
+  }
+  if (ONLY.has('parcelas')) {
+    console.log('\n# (p) ped_pedidos obterParcelasPedidoVenda, 100 of 1,000,000 orders');
+    await busyBefore('the installments scenario (p)');
+    await runParcelas(bench);
   }
   if (ONLY.has('horarios')) {
     console.log('\n# (j) yms/agenda horarioOperacao on a busy day');

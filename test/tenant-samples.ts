@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { TObject, TSchema } from 'typebox';
 import { Store, type TenantTable } from '../src/platform/core/db/store.ts';
+import { condicaoPagamento } from '../src/services/erp_agr/com_comum/tables/financeiro.ts';
 import { pessoa } from '../src/services/erp_agr/com_comum/tables/pessoas.ts';
 import { unidadeMedida } from '../src/services/erp_agr/com_comum/tables/produtos.ts';
 import type { TestApp } from './harness.ts';
@@ -266,6 +267,20 @@ export const SAMPLES: Record<string, Sample> = {
         'pesquisarCliente',
         'pesquisarProdutor',
       ][i % 10],
+    }),
+  },
+  'erp_agr/com_comum/condicaoPagamentoParcela': {
+    deps: (f) =>
+      f.seed(condicaoPagamento, [
+        { codigo: 'CP1', descricao: 'Plano de apoio', createdBy: 'test', lastModifiedBy: 'test' },
+      ]),
+    fields: (i) => ({ codigoCondicaoPagamento: 'CP1', sequencia: i + 1, dias: 30 * i, percentual: 10 }),
+  },
+  'erp_agr/com_comum/feriado': { fields: (i) => ({ data: `2026-12-${String(10 + i).padStart(2, '0')}` }) },
+  'erp_mer/ctr_contratos/contratoVenda': {
+    fields: (i) => ({
+      contratoVenda: 100 + i,
+      itens: [{ sequenciaItem: 1, produto: true, codigo: 'P', valor: 10 + i }],
     }),
   },
   'yms/patio/planta': {},

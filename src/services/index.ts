@@ -1,9 +1,12 @@
 import type { ServiceDeclaration } from '../platform/core/declarations.ts';
 import comComum from './erp_agr/com_comum/service.ts';
+import gctHistoricoprocesso from './erp_cge/gct_historicoprocesso/service.ts';
 import skuProduto from './erp_est/sku_produto/service.ts';
 import intLigacaoprodutodeposito from './erp_isl/int_ligacaoprodutodeposito/service.ts';
 import intPedidovenda from './erp_isl/int_pedidovenda/service.ts';
 import intPrefatura from './erp_isl/int_prefatura/service.ts';
+import ctrContratos from './erp_mer/ctr_contratos/service.ts';
+import pedPedidos from './erp_mer/ped_pedidos/service.ts';
 import cotCotacao from './erp_sup/cot_cotacao/service.ts';
 import managementpanel from './hcm/managementpanel/service.ts';
 import platformIntegration from './hcm/platform_integration/service.ts';
@@ -33,6 +36,9 @@ export const allServices: ServiceDeclaration[] = [
   intPedidovenda,
   intLigacaoprodutodeposito,
   intPrefatura,
+  ctrContratos,
+  pedPedidos,
+  gctHistoricoprocesso,
   agenda,
   patio,
   oficina,

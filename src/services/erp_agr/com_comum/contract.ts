@@ -82,3 +82,14 @@ export async function empresaExiste(tx: Tx, tenant: string, codigo: string): Pro
   );
   return rows.length > 0;
 }
+
+// The installment engine (parcelamento.ts, docs/com_comum.md "Installments"): ped_pedidos
+// and ctr_contratos split the items of an order or a contract by a payment condition's plan, in
+// their own transaction, with due dates moved past weekends and the tenant's holidays.
+export {
+  calcularParcelas,
+  dividir,
+  type ItemParcelavel,
+  type Parcela,
+  type Parcelamento,
+} from './parcelamento.ts';

@@ -6,6 +6,10 @@ import { defineEntity } from '../../../platform/core/entity.ts';
 import { DateOnly, Double, Enum, Int64, Type } from '../../../platform/core/schema.ts';
 import { E } from './errors.ts';
 import { OPERACOES_CONVERSAO, Positive, Str, TIPOS_ENDERECO, TIPOS_PRODUTO } from './schemas.ts';
+import {
+  condicaoPagamentoParcela as condicaoPagamentoParcelaTable,
+  feriado as feriadoTable,
+} from './tables/calendario.ts';
 import { condicaoPagamento as condicaoPagamentoTable, moeda as moedaTable } from './tables/financeiro.ts';
 import { pessoa, pessoaEndereco as pessoaEnderecoTable } from './tables/pessoas.ts';
 import { safra as safraTable } from './tables/produtores.ts';
@@ -153,6 +157,53 @@ export const condicaoPagamento = defineEntity({
   },
 });
 
+// The plan of a condition (docs/com_comum.md "Installments"): lines by natural codes, like every
+// reference of com_comum, so a file of plans imports in any order after its conditions.
+export const condicaoPagamentoParcela = defineEntity({
+  name: 'condicaoPagamentoParcela',
+  description:
+    'A line of the installment plan of a payment condition: installment sequencia falls due dias after the base date, for percentual of the value; the lines of a condition add up to 100%',
+  table: condicaoPagamentoParcelaTable,
+  idType: 'int64',
+  naturalKey: ['codigoCondicaoPagamento', 'sequencia'],
+  fields: Type.Object({
+    codigoCondicaoPagamento: Code(6, 'the payment condition (condicaoPagamento.codigo)'),
+    sequencia: Int64({ minimum: 1, maximum: 999, description: 'installment number (sequenciaParcela)' }),
+    dias: Int64({ minimum: 0, maximum: 9999, description: 'days from the base date to the due date' }),
+    percentual: Double({
+      minimum: 0.000001,
+      maximum: 100,
+      description: 'share of the value, in percent; the lines of a condition add up to 100',
+    }),
+  }),
+  hooks: {
+    beforeSave: async (ctx, next, previous) => {
+      if (next.codigoCondicaoPagamento !== previous?.codigoCondicaoPagamento) {
+        await mustExist(
+          ctx,
+          condicaoPagamentoTable,
+          'condicaoPagamento',
+          'codigoCondicaoPagamento',
+          next.codigoCondicaoPagamento,
+        );
+      }
+    },
+  },
+});
+
+export const feriado = defineEntity({
+  name: 'feriado',
+  description:
+    'The tenant holiday calendar: no installment falls due (vencimentoUtil) on a holiday, a Saturday or a Sunday',
+  table: feriadoTable,
+  idType: 'int64',
+  naturalKey: ['data'],
+  fields: Type.Object({
+    data: DateOnly({ description: 'the holiday (YYYY-MM-DD), once per tenant' }),
+    descricao: Code(60),
+  }),
+});
+
 export const pessoaEndereco = defineEntity({
   name: 'pessoaEndereco',
   description: 'Addresses of a person, numbered by sequencia',
@@ -184,4 +235,13 @@ export const pessoaEndereco = defineEntity({
   },
 });
 
-export const comumEntities = [unidadeMedidaConversao, condicaoPagamento, sku, pessoaEndereco, moeda, safra];
+export const comumEntities = [
+  unidadeMedidaConversao,
+  condicaoPagamento,
+  sku,
+  pessoaEndereco,
+  moeda,
+  safra,
+  condicaoPagamentoParcela,
+  feriado,
+];

@@ -35,4 +35,13 @@ export const E = defineErrors({
     reason: 'UNPROCESSABLE',
     message: 'dataFim ({dataFim}) is before dataInicio ({dataInicio})',
   },
+  muitasParcelas: {
+    reason: 'UNPROCESSABLE',
+    message: 'The request would compute {total} installments, more than {max}: ask for fewer at a time',
+  },
+  planoIncompleto: {
+    reason: 'UNPROCESSABLE',
+    message:
+      'The installment plan of payment condition {codigo} adds up to {soma}%, not 100% (condicaoPagamentoParcela.percentual)',
+  },
 });

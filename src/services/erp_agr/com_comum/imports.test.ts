@@ -35,6 +35,9 @@ const KINDS = [
   'CooperadoInfo',
   'ProdutorPropriedade',
   'ProdutorVinculo',
+  // past the spec's list: the installment plans and the holiday calendar (docs/com_comum.md)
+  'CondicaoPagamentoParcela',
+  'Feriado',
 ];
 
 describe('import targets', () => {

@@ -4,7 +4,9 @@ import type { ImportTarget } from '../../../platform/core/import-target.ts';
 import { Type } from '../../../platform/core/schema.ts';
 import {
   condicaoPagamento as condicaoPagamentoEntity,
+  condicaoPagamentoParcela as condicaoPagamentoParcelaEntity,
   unidadeMedidaConversao as conversaoEntity,
+  feriado as feriadoEntity,
   moeda as moedaEntity,
   pessoaEndereco as pessoaEnderecoEntity,
   safra as safraEntity,
@@ -112,4 +114,7 @@ export const comumImports: Record<string, ImportTarget> = {
     'codigoProdutor',
     'codigoProdutorVinculado',
   ]),
+  // Past the spec's list (spec 001 §4.8 "not shown"): the installment plans and the holidays.
+  CondicaoPagamentoParcela: importTargetOf(condicaoPagamentoParcelaEntity),
+  Feriado: importTargetOf(feriadoEntity),
 };

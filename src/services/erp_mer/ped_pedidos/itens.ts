@@ -1,0 +1,42 @@
+import { dividir, type ItemParcelavel } from '../../erp_agr/com_comum/contract.ts';
+import type { PedidoVendaLido } from '../../erp_isl/int_pedidovenda/contract.ts';
+
+// What of an order is split into installments (docs/ped_pedidos.md "Values"): the spec gives values
+// to service items only (recItensSer.valorTotal); a product item (recItensPro) has a quantity and
+// no value. So the service items keep their valorTotal, and the rest of the order's valorTotal is
+// shared among its product items in proportion to their quantities (equally when every quantity
+// is 0), to the cent: the installments of an order add up to its valorTotal exactly whenever it
+// has a product item (with none, they add up to its service items).
+
+const centavos = (v: number) => Math.round(v * 100);
+
+export function itensParcelaveis(pedido: PedidoVendaLido): ItemParcelavel[] {
+  const servicos = pedido.itens.filter((i) => !i.produto);
+  const produtos = pedido.itens.filter((i) => i.produto);
+  const out: ItemParcelavel[] = [];
+  let totalServicos = 0;
+  for (const s of servicos) {
+    const valor = centavos(s.valorTotal ?? 0) / 100;
+    totalServicos += centavos(valor);
+    out.push({ sequenciaItem: s.sequenciaItem, produto: false, valor });
+  }
+  if (produtos.length > 0) {
+    // Never negative: services worth more than the order leave its products nothing.
+    const resto = Math.max(0, centavos(pedido.valorTotal) - totalServicos) / 100;
+    const quantidades = produtos.map((p) => Math.max(0, p.quantidade));
+    const pesos = quantidades.some((q) => q > 0) ? quantidades : produtos.map(() => 1);
+    // A weight of 0 is a share of 0; dividir gives the last share the rest, so put a
+    // positive weight last.
+    const ordem = produtos.map((_, i) => i).sort((a, b) => (pesos[a]! > 0 ? 1 : 0) - (pesos[b]! > 0 ? 1 : 0));
+    const partes = dividir(
+      resto,
+      ordem.map((i) => pesos[i]!),
+    );
+    const valorDe = new Map(ordem.map((i, k) => [i, partes[k]!]));
+    produtos.forEach((p, i) => {
+      out.unshift({ sequenciaItem: p.sequenciaItem, produto: true, valor: valorDe.get(i)! });
+    });
+  }
+  // Product items first, then service items, each by sequenciaItem (as int_pedidovenda lists them).
+  return out.sort((a, b) => Number(b.produto) - Number(a.produto) || a.sequenciaItem - b.sequenciaItem);
+}
