@@ -1,13 +1,13 @@
 import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
-import { centrosSql, planoSql, visaoSql } from '../src/services/tms/oficina/visao.ts';
+import { centrosSql, visaoSql } from '../src/services/tms/oficina/visao.ts';
 import { rawTenantRoute } from './baselines.ts';
 import type { BenchContext } from './entities.ts';
 import { envInt, fmt, post, ratio, scenario, TABLE_HEADER, tableRow } from './harness.ts';
 
 // (o) tms/oficina visaoGeral (issue 17): the workshop's dashboard over 10,000 vehicles in 50 cost
 // centres with 100,000 pending items, 100,000 reviews and 100,000 maintenances (seeded with
-// generate_series). Ponte's visaoGeral against the same statements (visao.ts planoSql, visaoSql and
+// generate_series). Ponte's visaoGeral against the same statements (visao.ts visaoSql and
 // centrosSql, compiled by drizzle's dialect) run through raw pg in the tenant's transaction, as the
 // bridge runs them. Target (issue 17): p99 under 30 ms. One connection measures the latency of one
 // dashboard alone; BENCH_OFICINA_CONNECTIONS (4,32) dashboards at once measure it under load.
@@ -102,10 +102,7 @@ export async function runOficina(bench: BenchContext): Promise<void> {
         `visaoGeral answered ${check.status}: ${check.text.slice(0, 300)} (want ${esperados} available)`,
       );
     const visao = dialect.sqlToQuery(visaoSql(tenant, new Date(), undefined));
-    await client.query('begin');
-    await client.query(dialect.sqlToQuery(planoSql).sql);
     const { rows } = await client.query(`explain (analyze, buffers, costs off) ${visao.sql}`, visao.params);
-    await client.query('commit');
     console.log(
       `plan of visaoGeral's statement (superuser):\n${rows.map((r) => Object.values(r)[0]).join('\n')}`,
     );
@@ -113,7 +110,6 @@ export async function runOficina(bench: BenchContext): Promise<void> {
     const raw = await rawTenantRoute(databaseUrl, ROUTE, async (c, t) => {
       const v = dialect.sqlToQuery(visaoSql(t, new Date(), undefined));
       const cc = dialect.sqlToQuery(centrosSql(t));
-      await c.query(dialect.sqlToQuery(planoSql).sql);
       const linhas = await c.query(v.sql, v.params);
       const centros = await c.query(cc.sql, cc.params);
       return { linhas: linhas.rows, centros: centros.rows };
@@ -136,7 +132,7 @@ export async function runOficina(bench: BenchContext): Promise<void> {
         );
         results.push(
           await scenario(
-            `(o${results.length + 1}) raw pg, the same two statements, ${connections} connection(s)`,
+            `(o${results.length + 1}) raw pg, the same statements, ${connections} connection(s)`,
             `${raw.url}${PATH(tenant)}`,
             load,
             {

@@ -19,12 +19,11 @@ import { type CentroCustoRec, STATUS_MANUTENCAO_ABERTA, VisaoGeralRec, type Visa
 // Speed (issue #17, docs/performance.md (o)): pending items and open maintenances are counted per
 // vehicle first, from an index alone (oficina_pendencia_veiculo; the partial index
 // oficina_manutencao_aberta holds only the open ones), so the join and the grouping by cost centre
-// see one row per vehicle, not one per item; the due reviews are read from oficina_revisao_alerta
-// alone (vehicle, alertaKm, alertaDt), whose comparison with the vehicle's current odometer is two
-// column comparisons instead of arithmetic on every review. Both sides come in vehicle order (the
-// indexes), so the transaction asks for merge joins and no parallel workers (planoSql): measured
-// 40 % faster than the hash joins the planner picks by cost, whose build and probe per review was
-// the critical path; workers only split the four parts on a 2-core machine (docs/performance.md).
+// see one row per vehicle, not one per item. Due reviews are counted per vehicle too, by a lateral
+// count over the covering index oficina_revisao_alerta (vehicle, alertaKm, alertaDt): a range of
+// the index per vehicle and two column comparisons, whatever plan the costs would otherwise
+// prefer (a hash join building and probing every review was the critical path). Vehicles with no
+// due review are left out, as the join left them out before.
 
 type Kind = 'disponiveis' | 'pendencias' | 'revisoes' | 'manutencoes';
 const KINDS: Kind[] = ['disponiveis', 'pendencias', 'revisoes', 'manutencoes'];
@@ -47,10 +46,13 @@ from (select veiculo, count(*) as n from oficina_pendencia where tenant = ${tena
 join v on v.cd_veiculo = p.veiculo
 group by 2, 3
 union all
-select 'revisoes', v.centro_custo, v.garagem, count(*)::int
-from oficina_revisao r join v on v.cd_veiculo = r.veiculo
-where r.tenant = ${tenant}
-  and (r.alerta_km <= v.nr_hodometro or r.alerta_dt <= (${now.toISOString()}::timestamptz at time zone 'UTC'))
+select 'revisoes', v.centro_custo, v.garagem, sum(x.n)::int
+from v cross join lateral (
+  select count(*) as n from oficina_revisao r
+  where r.tenant = ${tenant} and r.veiculo = v.cd_veiculo
+    and (r.alerta_km <= v.nr_hodometro or r.alerta_dt <= (${now.toISOString()}::timestamptz at time zone 'UTC'))
+) x
+where x.n > 0
 group by 2, 3
 union all
 select 'manutencoes', v.centro_custo, v.garagem, sum(m.n)::int
@@ -61,9 +63,6 @@ from (
 join v on v.cd_veiculo = m.veiculo
 group by 2, 3`;
 }
-
-/** Transaction-local planner settings for visaoSql (gone at commit; also run by bench/oficina.ts). */
-export const planoSql = sql`select set_config('enable_hashjoin', 'off', true), set_config('max_parallel_workers_per_gather', '0', true)`;
 
 export const centrosSql = (tenant: string) => sql`select cd_centro_custo, ds_centro_custo, in_exibe_painel_ofi
 from oficina_centro_custo where tenant = ${tenant} and coalesce(in_exibe_painel_ofi, 1) = 1`;
@@ -145,7 +144,6 @@ export const visao = {
       const falha = await falhaDosFiltros(ctx, input);
       if (falha) return { ok: false, dsErro: falha, visao: visaoDe([], [], 0) };
       const tenant = ctx.store.tenant;
-      await ctx.tx.execute(planoSql);
       const linhas = rowsOf<Linha>(await ctx.tx.execute(visaoSql(tenant, ctx.now(), input.cdEmpresa)));
       const centros = rowsOf<Centro>(await ctx.tx.execute(centrosSql(tenant)));
       return { ok: true, visao: visaoDe(linhas, centros, input.maxCentroCusto) };
