@@ -7,16 +7,19 @@ import { envInt, fmt, post, ratio, scenario, TABLE_HEADER, tableRow } from './ha
 
 // (o) tms/oficina visaoGeral (issue 17): the workshop's dashboard over 10,000 vehicles in 50 cost
 // centres with 100,000 pending items, 100,000 reviews and 100,000 maintenances (seeded with
-// generate_series). Ponte's visaoGeral against the same two statements (visao.ts visaoSql and
+// generate_series). Ponte's visaoGeral against the same statements (visao.ts visaoSql and
 // centrosSql, compiled by drizzle's dialect) run through raw pg in the tenant's transaction, as the
 // bridge runs them. Target (issue 17): p99 under 30 ms. One connection measures the latency of one
-// dashboard alone; BENCH_OFICINA_CONNECTIONS (4) dashboards at once measure it under load.
+// dashboard alone; BENCH_OFICINA_CONNECTIONS (4,32) dashboards at once measure it under load.
 
 const VEICULOS = envInt('BENCH_OFICINA_VEICULOS', 10_000, 100);
 const ITENS = envInt('BENCH_OFICINA_ITENS', 100_000, 100);
 const CENTROS = 50;
-/** Concurrent dashboards: a statement of ~100 ms on 2 cores saturates at a few; more only queue. */
-const CONNECTIONS = envInt('BENCH_OFICINA_CONNECTIONS', 4, 1);
+/** Concurrent dashboards besides one alone: on 2 cores a few saturate the machine; more only queue. */
+const CONNECTIONS = (process.env.BENCH_OFICINA_CONNECTIONS ?? '4,32')
+  .split(',')
+  .map((n) => Number(n.trim()))
+  .filter((n) => Number.isInteger(n) && n >= 1);
 const PATH = (tenant: string) => `/t/${tenant}/bridge/1.0/rest/tms/oficina/queries/visaoGeral`;
 const ROUTE = '/t/:tenant/bridge/1.0/rest/tms/oficina/queries/visaoGeral';
 
@@ -99,7 +102,7 @@ export async function runOficina(bench: BenchContext): Promise<void> {
         `visaoGeral answered ${check.status}: ${check.text.slice(0, 300)} (want ${esperados} available)`,
       );
     const visao = dialect.sqlToQuery(visaoSql(tenant, new Date(), undefined));
-    const { rows } = await client.query(`explain (analyze, costs off) ${visao.sql}`, visao.params);
+    const { rows } = await client.query(`explain (analyze, buffers, costs off) ${visao.sql}`, visao.params);
     console.log(
       `plan of visaoGeral's statement (superuser):\n${rows.map((r) => Object.values(r)[0]).join('\n')}`,
     );
@@ -114,7 +117,7 @@ export async function runOficina(bench: BenchContext): Promise<void> {
     const body = [JSON.stringify({ maxCentroCusto: 10 })];
     const results: Array<Awaited<ReturnType<typeof scenario>>> = [];
     try {
-      for (const connections of [1, CONNECTIONS]) {
+      for (const connections of [1, ...CONNECTIONS]) {
         const load = { ...bench.load, connections };
         results.push(
           await scenario(
@@ -129,7 +132,7 @@ export async function runOficina(bench: BenchContext): Promise<void> {
         );
         results.push(
           await scenario(
-            `(o${results.length + 1}) raw pg, the same two statements, ${connections} connection(s)`,
+            `(o${results.length + 1}) raw pg, the same statements, ${connections} connection(s)`,
             `${raw.url}${PATH(tenant)}`,
             load,
             {
@@ -141,25 +144,17 @@ export async function runOficina(bench: BenchContext): Promise<void> {
     } finally {
       await raw.close();
     }
-    const [p1, r1, pn, rn] = results as [
-      (typeof results)[0],
-      (typeof results)[0],
-      (typeof results)[0],
-      (typeof results)[0],
-    ];
-    console.log(
-      [
-        '',
-        ...TABLE_HEADER,
-        ...results.map(tableRow),
-        '',
-        `| visaoGeral p99, 1 connection (target < 30 ms) | ${fmt(p1.latencyP99, 1)} ms |`,
-        `| Ponte ÷ raw pg p99, 1 connection | ${ratio(p1.latencyP99, r1.latencyP99)} |`,
-        `| Ponte ÷ raw pg req/s, 1 connection | ${ratio(p1.requestsPerSecond, r1.requestsPerSecond)} |`,
-        `| Ponte ÷ raw pg p99, ${CONNECTIONS} connections | ${ratio(pn.latencyP99, rn.latencyP99)} |`,
-        `| Ponte ÷ raw pg req/s, ${CONNECTIONS} connections | ${ratio(pn.requestsPerSecond, rn.requestsPerSecond)} |`,
-      ].join('\n'),
-    );
+    const ratios: string[] = [];
+    for (let i = 0; i + 1 < results.length; i += 2) {
+      const [p, r] = [results[i]!, results[i + 1]!];
+      const n = [1, ...CONNECTIONS][i / 2];
+      ratios.push(
+        `| visaoGeral p99, ${n} connection(s)${n === 1 ? ' (target < 30 ms)' : ''} | ${fmt(p.latencyP99, 1)} ms |`,
+        `| Ponte ÷ raw pg p99, ${n} connection(s) | ${ratio(p.latencyP99, r.latencyP99)} |`,
+        `| Ponte ÷ raw pg req/s, ${n} connection(s) | ${ratio(p.requestsPerSecond, r.requestsPerSecond)} |`,
+      );
+    }
+    console.log(['', ...TABLE_HEADER, ...results.map(tableRow), '', ...ratios].join('\n'));
   } finally {
     await client.end();
   }

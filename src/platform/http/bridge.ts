@@ -49,6 +49,25 @@ function handler(parts: Parts, target: ResolvedOperation) {
 export const operationId = (name: string, method: 'GET' | 'POST') =>
   method === 'GET' ? `${name}_GET` : name;
 
+type InputSchema = ResolvedOperation['op']['input'];
+const isRecord = (s: { type?: unknown; items?: { type?: unknown } }) =>
+  s.type === 'object' || (s.type === 'array' && s.items?.type === 'object');
+
+/**
+ * An input as a query string carries it: its scalar fields and arrays of scalars. Fields that are
+ * records or arrays of records (recPageRequest's orderBy) go by POST only; a GET naming one is a
+ * 400 (an unknown query parameter).
+ */
+function queryStringOf(input: InputSchema): InputSchema {
+  const properties = (input as { properties?: Record<string, { type?: unknown }> } | undefined)?.properties;
+  if (!properties) return input;
+  const kept = Object.entries(properties).filter(([, s]) => !isRecord(s));
+  if (kept.length === Object.keys(properties).length) return input;
+  const names = new Set(kept.map(([k]) => k));
+  const required = (input as { required?: string[] }).required?.filter((k) => names.has(k));
+  return { ...input, properties: Object.fromEntries(kept), ...(required ? { required } : {}) } as InputSchema;
+}
+
 function operationSchema(target: ResolvedOperation, method: 'GET' | 'POST') {
   const { op, name } = target;
   return {
@@ -57,7 +76,7 @@ function operationSchema(target: ResolvedOperation, method: 'GET' | 'POST') {
     ...(op.description ? { description: op.description } : {}),
     tags: [target.service.name],
     deprecated: op.deprecated || undefined,
-    ...(method === 'GET' ? { querystring: op.input } : { body: op.input }),
+    ...(method === 'GET' ? { querystring: queryStringOf(op.input) } : { body: op.input }),
     response: {
       [op.successStatus]: op.hasBody && op.output ? op.output : { type: 'null', description: 'no body' },
       default: GENERIC_ERROR,

@@ -4,6 +4,7 @@ import { containsText } from '../../../platform/core/db/search.ts';
 import type { Ctx } from '../../../platform/core/declarations.ts';
 import { Int64, Type } from '../../../platform/core/schema.ts';
 import { falhas } from './errors.ts';
+import { OrderBy } from './ordem.ts';
 import { missing, REF } from './refs.ts';
 
 // What the seven queries of spec 001 §4.7 share (docs/oficina.md "Queries"): every filter is
@@ -14,7 +15,10 @@ import { missing, REF } from './refs.ts';
 
 export const MAX_SIZE = 1000;
 
-/** recPageRequest's offset and size (spec 001 §8: offset ≥ 0, the page index; size ≥ 1), flat so GET carries them. */
+/**
+ * recPageRequest (spec 001 §8: offset ≥ 0, the page index; size ≥ 1; orderBy, ordem.ts), flat so
+ * GET carries offset and size.
+ */
 export const Page = {
   offset: Type.Optional(Int64({ minimum: 0, description: 'recPageRequest offset: the page index, from 0' })),
   size: Type.Optional(
@@ -24,6 +28,7 @@ export const Page = {
       description: `recPageRequest size: rows per page (default ${MAX_SIZE})`,
     }),
   ),
+  orderBy: OrderBy,
 };
 
 export const CdSetores = () =>

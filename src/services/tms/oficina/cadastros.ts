@@ -2,6 +2,7 @@ import { and, asc, count, eq, sql } from 'drizzle-orm';
 import { query } from '../../../platform/core/registry.ts';
 import { Int64, type Static, Type } from '../../../platform/core/schema.ts';
 import { like, Page, pageOf, record, when } from './busca.ts';
+import { ordem } from './ordem.ts';
 import { CentroCustoRec, FilialRec, RsalvaSetor, Str } from './schemas.ts';
 import { centroCusto, filial, setor, veiculo } from './tables.ts';
 
@@ -20,8 +21,12 @@ export const cadastros = {
     output: Type.Object({ ...Ok, listaFiliais: Type.Array(FilialRec) }),
     handler: async (ctx, input) => {
       const { limit, offset } = pageOf(input);
+      const campos = {
+        cdEmpresa: filial.cdEmpresa,
+        dsEmpresa: sql<string>`coalesce(${filial.dsEmpresa}, '')`,
+      };
       const rows = await ctx.tx
-        .select({ cdEmpresa: filial.cdEmpresa, dsEmpresa: sql<string>`coalesce(${filial.dsEmpresa}, '')` })
+        .select(campos)
         .from(filial)
         .where(
           ctx.store.scope(
@@ -32,7 +37,7 @@ export const cadastros = {
             ),
           ),
         )
-        .orderBy(asc(filial.cdEmpresa))
+        .orderBy(...ordem(input.orderBy, campos, 'FilialRec', [asc(filial.cdEmpresa)]))
         .limit(limit)
         .offset(offset);
       return { ok: true, listaFiliais: rows };
@@ -61,14 +66,17 @@ export const cadastros = {
         .where(ctx.store.scope(veiculo, sql`${veiculo.dsStatus} is distinct from 'INATIVO'`))
         .groupBy(veiculo.centroCusto)
         .as('frota');
+      const campos = {
+        cdCentroCusto: centroCusto.cdCentroCusto,
+        dsCentroCusto: centroCusto.dsCentroCusto,
+        inExibePainelOfi: centroCusto.inExibePainelOfi,
+        garagem: sql<number>`coalesce(${frota.garagem}, 0)::int`.mapWith(Number),
+        total: sql<number>`coalesce(${frota.total}, 0)::int`.mapWith(Number),
+      };
+      // rodando is computed from the two counts; ordered by the same difference.
+      const rodando = sql`coalesce(${frota.total}, 0) - coalesce(${frota.garagem}, 0)`;
       const rows = await ctx.tx
-        .select({
-          cdCentroCusto: centroCusto.cdCentroCusto,
-          dsCentroCusto: centroCusto.dsCentroCusto,
-          inExibePainelOfi: centroCusto.inExibePainelOfi,
-          garagem: sql<number>`coalesce(${frota.garagem}, 0)::int`.mapWith(Number),
-          total: sql<number>`coalesce(${frota.total}, 0)::int`.mapWith(Number),
-        })
+        .select(campos)
         .from(centroCusto)
         .leftJoin(frota, eq(frota.centro, centroCusto.cdCentroCusto))
         .where(
@@ -80,7 +88,9 @@ export const cadastros = {
             ),
           ),
         )
-        .orderBy(asc(centroCusto.cdCentroCusto))
+        .orderBy(
+          ...ordem(input.orderBy, { ...campos, rodando }, 'CentroCustoRec', [asc(centroCusto.cdCentroCusto)]),
+        )
         .limit(limit)
         .offset(offset);
       return {
@@ -99,8 +109,9 @@ export const cadastros = {
     output: Type.Object({ ...Ok, listaSetores: Type.Array(RsalvaSetor) }),
     handler: async (ctx, input) => {
       const { limit, offset } = pageOf(input);
+      const campos = { cdSetor: setor.cdSetor, dsSetor: setor.dsSetor };
       const rows = await ctx.tx
-        .select({ cdSetor: setor.cdSetor, dsSetor: setor.dsSetor })
+        .select(campos)
         .from(setor)
         .where(
           ctx.store.scope(
@@ -111,7 +122,7 @@ export const cadastros = {
             ),
           ),
         )
-        .orderBy(asc(setor.cdSetor))
+        .orderBy(...ordem(input.orderBy, campos, 'RsalvaSetor', [asc(setor.cdSetor)]))
         .limit(limit)
         .offset(offset);
       return { ok: true, listaSetores: rows.map((r) => record<Static<typeof RsalvaSetor>>(r)) };

@@ -11,6 +11,14 @@ export const E = defineErrors({
     message: '{record} {codigo} is in use by {n} {usados}: move them first',
   },
   naoEncontrado: { reason: 'OBJECT_NOT_FOUND', message: '{record} {codigo} not found' },
+  campoDeOrdem: {
+    reason: 'BAD_REQUEST',
+    message: "orderBy: '{field}' is not a field of {registro} (one of {campos})",
+  },
+  ordemNaoLista: {
+    reason: 'BAD_REQUEST',
+    message: 'orderBy must be an array of recFieldsOrderBy {field, order}, sent by POST',
+  },
   veiculoSemChave: {
     reason: 'BAD_REQUEST',
     message: "RremoveVeiculo needs 'cdVeiculo' or 'nrPlaca'",

@@ -16,6 +16,7 @@ import {
   record,
   when,
 } from './busca.ts';
+import { ordem } from './ordem.ts';
 import { ManutencaoRec, PendenciaRec, RevisaoRec, Str } from './schemas.ts';
 import { manutencao, pendencia, revisao, veiculo } from './tables.ts';
 
@@ -68,29 +69,30 @@ export const itens = {
         ),
       );
       const { limit, offset } = pageOf(input);
+      const campos = {
+        cdPendenciapk: p.cdPendenciaPk,
+        cdPendencia: p.cdPendencia,
+        cdEmpresa: sql<number | null>`coalesce(${p.cdEmpresa}, ${v.cdEmpresa})`.mapWith(Number),
+        cdVeiculo: p.veiculo,
+        nrPlaca: v.nrPlaca,
+        dsPendencia: p.dsPendencia,
+        qtTempoPrevisto: p.qtTempoPrevisto,
+        inPrioridade: p.inPrioridade,
+        inNotificacao: p.inNotificacao,
+        dsMovimentacao: v.dsMovimentacao,
+        hrMovimentacao: iso(v.hrMovimentacao),
+        dtAberturaPen: iso(p.dtAbertura),
+        qtDias: dbl(
+          sql`extract(epoch from (${ctx.now().toISOString()}::timestamptz - ${p.dtAbertura})) / 86400`,
+        ),
+        cdSetor: p.setor,
+      };
       const rows = await ctx.tx
-        .select({
-          cdPendenciapk: p.cdPendenciaPk,
-          cdPendencia: p.cdPendencia,
-          cdEmpresa: sql<number | null>`coalesce(${p.cdEmpresa}, ${v.cdEmpresa})`.mapWith(Number),
-          cdVeiculo: p.veiculo,
-          nrPlaca: v.nrPlaca,
-          dsPendencia: p.dsPendencia,
-          qtTempoPrevisto: p.qtTempoPrevisto,
-          inPrioridade: p.inPrioridade,
-          inNotificacao: p.inNotificacao,
-          dsMovimentacao: v.dsMovimentacao,
-          hrMovimentacao: iso(v.hrMovimentacao),
-          dtAberturaPen: iso(p.dtAbertura),
-          qtDias: dbl(
-            sql`extract(epoch from (${ctx.now().toISOString()}::timestamptz - ${p.dtAbertura})) / 86400`,
-          ),
-          cdSetor: p.setor,
-        })
+        .select(campos)
         .from(p)
         .leftJoin(v, doVeiculo(p))
         .where(where)
-        .orderBy(asc(p.dtAbertura), asc(p.cdPendenciaPk))
+        .orderBy(...ordem(input.orderBy, campos, 'PendenciaRec', [asc(p.dtAbertura), asc(p.cdPendenciaPk)]))
         .limit(limit)
         .offset(offset);
       return { ok: true, listaPendencias: rows.map((r) => record<Static<typeof PendenciaRec>>(r)) };
@@ -128,29 +130,30 @@ export const itens = {
         ),
       );
       const { limit, offset } = pageOf(input);
+      const campos = {
+        cdRevisao: r.cdRevisao,
+        cdVeiculo: r.veiculo,
+        dtPrevisao: iso(r.dtPrevisao),
+        nrPlaca: v.nrPlaca,
+        dsRevisao: r.dsRevisao,
+        qtTempoPrevisto: r.qtTempoPrevisto,
+        nrHodometro: r.nrHodometro,
+        qtKmAviso: r.qtKmAviso,
+        nrDias: r.nrDias,
+        inCondicao: r.inCondicao,
+        nrHodHor: r.nrHodHor,
+        hrMovimentacao: iso(v.hrMovimentacao),
+        dsMovimentacao: v.dsMovimentacao,
+        kmDiferenca: dbl(sql`${r.nrHodometro} - ${v.nrHodometro}`),
+        cdEmpresa: sql<number | null>`coalesce(${r.cdEmpresa}, ${v.cdEmpresa})`.mapWith(Number),
+        cdSetor: r.setor,
+      };
       const rows = await ctx.tx
-        .select({
-          cdRevisao: r.cdRevisao,
-          cdVeiculo: r.veiculo,
-          dtPrevisao: iso(r.dtPrevisao),
-          nrPlaca: v.nrPlaca,
-          dsRevisao: r.dsRevisao,
-          qtTempoPrevisto: r.qtTempoPrevisto,
-          nrHodometro: r.nrHodometro,
-          qtKmAviso: r.qtKmAviso,
-          nrDias: r.nrDias,
-          inCondicao: r.inCondicao,
-          nrHodHor: r.nrHodHor,
-          hrMovimentacao: iso(v.hrMovimentacao),
-          dsMovimentacao: v.dsMovimentacao,
-          kmDiferenca: dbl(sql`${r.nrHodometro} - ${v.nrHodometro}`),
-          cdEmpresa: sql<number | null>`coalesce(${r.cdEmpresa}, ${v.cdEmpresa})`.mapWith(Number),
-          cdSetor: r.setor,
-        })
+        .select(campos)
         .from(r)
         .leftJoin(v, doVeiculo(r))
         .where(where)
-        .orderBy(asc(r.dtPrevisao), asc(r.cdRevisao))
+        .orderBy(...ordem(input.orderBy, campos, 'RevisaoRec', [asc(r.dtPrevisao), asc(r.cdRevisao)]))
         .limit(limit)
         .offset(offset);
       return { ok: true, listaRevisoes: rows.map((x) => record<Static<typeof RevisaoRec>>(x)) };
@@ -186,28 +189,29 @@ export const itens = {
         ),
       );
       const { limit, offset } = pageOf(input);
+      const campos = {
+        cdManutencao: m.cdManutencao,
+        dsManutencao: m.dsManutencao,
+        qtTempoPrevisto: m.qtTempoPrevisto,
+        qtTempoRealizado: m.qtTempoRealizado,
+        nrOS: m.nrOs,
+        dtAberturaOS: iso(m.dtAberturaOs),
+        cdVeiculo: m.veiculo,
+        nrPlaca: v.nrPlaca,
+        cdEmpresa: sql<number | null>`coalesce(${m.cdEmpresa}, ${v.cdEmpresa})`.mapWith(Number),
+        cdPlanoServico: m.cdPlanoServico,
+        qtDiferenca: dbl(sql`${m.qtTempoRealizado} - ${m.qtTempoPrevisto}`),
+        inStatus: m.inStatus,
+        // When it should be done: its start plus the planned hours.
+        dtPrevisao: iso(sql`${m.dtInicio} + ${m.qtTempoPrevisto} * interval '1 hour'` as never),
+        dtInicio: iso(m.dtInicio),
+      };
       const rows = await ctx.tx
-        .select({
-          cdManutencao: m.cdManutencao,
-          dsManutencao: m.dsManutencao,
-          qtTempoPrevisto: m.qtTempoPrevisto,
-          qtTempoRealizado: m.qtTempoRealizado,
-          nrOS: m.nrOs,
-          dtAberturaOS: iso(m.dtAberturaOs),
-          cdVeiculo: m.veiculo,
-          nrPlaca: v.nrPlaca,
-          cdEmpresa: sql<number | null>`coalesce(${m.cdEmpresa}, ${v.cdEmpresa})`.mapWith(Number),
-          cdPlanoServico: m.cdPlanoServico,
-          qtDiferenca: dbl(sql`${m.qtTempoRealizado} - ${m.qtTempoPrevisto}`),
-          inStatus: m.inStatus,
-          // When it should be done: its start plus the planned hours.
-          dtPrevisao: iso(sql`${m.dtInicio} + ${m.qtTempoPrevisto} * interval '1 hour'` as never),
-          dtInicio: iso(m.dtInicio),
-        })
+        .select(campos)
         .from(m)
         .leftJoin(v, doVeiculo(m))
         .where(where)
-        .orderBy(asc(m.dtAberturaOs), asc(m.cdManutencao))
+        .orderBy(...ordem(input.orderBy, campos, 'ManutencaoRec', [asc(m.dtAberturaOs), asc(m.cdManutencao)]))
         .limit(limit)
         .offset(offset);
       return { ok: true, listaManutencoes: rows.map((x) => record<Static<typeof ManutencaoRec>>(x)) };

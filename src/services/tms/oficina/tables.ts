@@ -1,5 +1,14 @@
 import { sql } from 'drizzle-orm';
-import { bigint, customType, doublePrecision, index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  customType,
+  doublePrecision,
+  index,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { tenantPrimaryKey } from '../../../platform/core/db/keys.ts';
 import { tenantIsolation } from '../../../platform/core/db/tenancy.ts';
 import { entityColumns } from '../../../platform/core/entity.ts';
@@ -133,11 +142,25 @@ export const revisao = pgTable(
     dtPrevisao: instant('dt_previsao'),
     cdEmpresa: int64('cd_empresa'),
     setor: int64('setor'),
+    /**
+     * Derived, stored (not a field of the record): the odometer reading the review is due from,
+     * nrHodometro − qtKmAviso (visaoGeral: due when the vehicle's odometer reached it).
+     */
+    alertaKm: doublePrecision('alerta_km').generatedAlwaysAs(sql`nr_hodometro - coalesce(qt_km_aviso, 0)`),
+    /**
+     * Derived, stored: the UTC instant the review is due from, dtPrevisao − nrDias days (a timestamp
+     * in UTC, so the expression is immutable; visaoGeral compares it with the request's clock in UTC).
+     */
+    alertaDt: timestamp('alerta_dt', { mode: 'string' }).generatedAlwaysAs(
+      sql`(dt_previsao at time zone 'UTC') - coalesce(nr_dias, 0) * interval '1 day'`,
+    ),
   },
   (t) => [
     tenantPrimaryKey(t),
     uniqueIndex('oficina_revisao_cd').on(t.tenant, t.cdRevisao),
     index('oficina_revisao_veiculo').on(t.tenant, t.veiculo),
+    // visaoGeral's due reviews: read from this index alone, in vehicle order.
+    index('oficina_revisao_alerta').on(t.tenant, t.veiculo, t.alertaKm, t.alertaDt),
     index('oficina_revisao_setor').on(t.tenant, t.setor),
     tenantIsolation(t.tenant),
   ],
@@ -164,6 +187,10 @@ export const manutencao = pgTable(
     tenantPrimaryKey(t),
     uniqueIndex('oficina_manutencao_cd').on(t.tenant, t.cdManutencao),
     index('oficina_manutencao_veiculo').on(t.tenant, t.veiculo, t.inStatus),
+    // visaoGeral's open maintenances (STATUS_MANUTENCAO_ABERTA): only those are in it.
+    index('oficina_manutencao_aberta')
+      .on(t.tenant, t.veiculo)
+      .where(sql`${t.inStatus} in ('ABERTA', 'EM_ANDAMENTO')`),
     index('oficina_manutencao_setor').on(t.tenant, t.setor),
     tenantIsolation(t.tenant),
   ],

@@ -268,6 +268,64 @@ describe('visaoGeral over an imported fleet', () => {
     await confere();
   });
 
+  it('follows the stored alert of a review as it changes, and the odometer of its vehicle', async () => {
+    const entity = entityCall(t, 'acme', key);
+    const alvo = [...frota.values()].find((v) => v.ativo && v.centro !== null && v.centro !== 30)!;
+    const devidas = async () => {
+      const { revisoes: rv } = await visao();
+      return rv.rodando + rv.garagem;
+    };
+    // Not due: 3,000 km ahead with a 500 km warning, 10 days ahead with a 2-day warning.
+    const base = alvo.km;
+    const r: Rev = {
+      cd: 'RX',
+      veiculo: alvo.cd,
+      km: base + 3000,
+      aviso: 500,
+      dt: new Date(NOW.getTime() + 10 * DAY),
+      dias: 2,
+    };
+    const campos = { nrHodometro: r.km, qtKmAviso: r.aviso, dtPrevisao: r.dt.toISOString(), nrDias: r.dias };
+    const antes = await devidas();
+    const { id } = ok200(await entity('POST', 'revisao', { cdRevisao: r.cd, veiculo: r.veiculo, ...campos }));
+    revisoes.set(r.cd, r);
+    expect(await devidas()).toBe(antes);
+    await confere();
+    // The derived columns are the table's, not the record's.
+    const lida = ok200(await entity('GET', `revisao/${id}`));
+    expect(Object.keys(lida).filter((k) => k.startsWith('alerta'))).toEqual([]);
+    const muda = async (patch: Record<string, unknown>, devida: boolean) => {
+      ok200(await entity('PATCH', `revisao/${id}`, patch));
+      expect(await devidas()).toBe(antes + (devida ? 1 : 0));
+      await confere();
+    };
+    // Due by date: the warning window widened to reach the clock exactly (dtPrevisao − nrDias = now).
+    r.dias = 10;
+    await muda({ nrDias: 10 }, true);
+    // Not due again when moved later; due by km when its odometer comes to the warning's edge.
+    r.dt = new Date(NOW.getTime() + 30 * DAY);
+    await muda({ dtPrevisao: r.dt.toISOString() }, false);
+    r.km = base + 500;
+    await muda({ nrHodometro: r.km }, true);
+    r.aviso = 0;
+    await muda({ qtKmAviso: 0 }, false);
+    // The vehicle drives to the review (due), is corrected half a km back (not), then drives on.
+    for (const [km, devida] of [
+      [base + 500, true],
+      [base + 499.5, false],
+      [base + 20_000, true],
+    ] as const) {
+      const lista = [{ nrPlaca: alvo.placa, nrHodometro: km }];
+      ok200(await acme('actions/salvaListaVeiculos', { listaVeiculos: lista }));
+      alvo.km = km;
+      const model = esperado().revisoes as { rodando: number; garagem: number };
+      await confere();
+      r.km = base + 500;
+      expect(r.km - alvo.km <= 0).toBe(devida);
+      expect(model.rodando + model.garagem).toBe(await devidas());
+    }
+  });
+
   it('answers ok false for a branch not held, with every count zero', async () => {
     const vazio = { rodando: 0, garagem: 0, centrocusto: [] };
     expect(ok200(await acme('queries/visaoGeral', { cdEmpresa: 9 }))).toEqual({

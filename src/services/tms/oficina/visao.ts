@@ -10,21 +10,30 @@ import { type CentroCustoRec, STATUS_MANUTENCAO_ABERTA, VisaoGeralRec, type Visa
 // (all branches when none), inlined in each part (not materialized: the planner then hashes the
 // vehicles, not the items); each is running or in the garage (dsStatusOficina GARAGEM). Four counts,
 // split running/garage and by the vehicle's cost centre: the vehicles; their pending items; their
-// reviews that are due (the warning window reached: within qtKmAviso km of the review's odometer,
-// or within nrDias days of dtPrevisao); their open maintenances (ABERTA, EM_ANDAMENTO). The lists
+// reviews that are due (the warning window reached: the vehicle's odometer at or past the review's
+// alertaKm = nrHodometro − qtKmAviso, or the clock at or past its alertaDt = dtPrevisao − nrDias
+// days, both stored generated columns); their open maintenances (ABERTA, EM_ANDAMENTO). The lists
 // per cost centre show the centres marked inExibePainelOfi (1, or not set), with something to
 // count, the largest first, at most maxCentroCusto of them; rodando and garagem count every vehicle.
+//
+// Speed (issue #17, docs/performance.md (o)): pending items and open maintenances are counted per
+// vehicle first, from an index alone (oficina_pendencia_veiculo; the partial index
+// oficina_manutencao_aberta holds only the open ones), so the join and the grouping by cost centre
+// see one row per vehicle, not one per item. Due reviews are counted per vehicle too, by a lateral
+// count over the covering index oficina_revisao_alerta (vehicle, alertaKm, alertaDt): a range of
+// the index per vehicle and two column comparisons, whatever plan the costs would otherwise
+// prefer (a hash join building and probing every review was the critical path). Vehicles with no
+// due review are left out, as the join left them out before.
 
 type Kind = 'disponiveis' | 'pendencias' | 'revisoes' | 'manutencoes';
 const KINDS: Kind[] = ['disponiveis', 'pendencias', 'revisoes', 'manutencoes'];
 
+/** The open statuses as literals: the partial index's predicate must be provable at planning. */
+const ABERTAS = sql.raw(STATUS_MANUTENCAO_ABERTA.map((s) => `'${s}'`).join(', '));
+
 /** The statement (also run through raw pg by bench/oficina.ts): one row per kind, cost centre and place. */
 export function visaoSql(tenant: string, now: Date, cdEmpresa: number | undefined): SQL {
   const empresa = cdEmpresa === undefined ? sql`` : sql` and cd_empresa = ${cdEmpresa}`;
-  const abertas = sql.join(
-    STATUS_MANUTENCAO_ABERTA.map((s) => sql`${s}`),
-    sql`, `,
-  );
   return sql`with v as not materialized (
   select cd_veiculo, centro_custo, coalesce(ds_status_oficina = 'GARAGEM', false) as garagem, nr_hodometro
   from oficina_veiculo
@@ -32,20 +41,27 @@ export function visaoSql(tenant: string, now: Date, cdEmpresa: number | undefine
 )
 select 'disponiveis' as kind, centro_custo, garagem, count(*)::int as n from v group by 2, 3
 union all
-select 'pendencias', v.centro_custo, v.garagem, count(*)::int
-from oficina_pendencia p join v on v.cd_veiculo = p.veiculo
-where p.tenant = ${tenant} group by 2, 3
-union all
-select 'revisoes', v.centro_custo, v.garagem, count(*)::int
-from oficina_revisao r join v on v.cd_veiculo = r.veiculo
-where r.tenant = ${tenant}
-  and ((r.nr_hodometro - v.nr_hodometro <= coalesce(r.qt_km_aviso, 0))
-    or (r.dt_previsao - coalesce(r.nr_dias, 0) * interval '1 day' <= ${now.toISOString()}::timestamptz))
+select 'pendencias', v.centro_custo, v.garagem, sum(p.n)::int
+from (select veiculo, count(*) as n from oficina_pendencia where tenant = ${tenant} group by veiculo) p
+join v on v.cd_veiculo = p.veiculo
 group by 2, 3
 union all
-select 'manutencoes', v.centro_custo, v.garagem, count(*)::int
-from oficina_manutencao m join v on v.cd_veiculo = m.veiculo
-where m.tenant = ${tenant} and m.in_status in (${abertas}) group by 2, 3`;
+select 'revisoes', v.centro_custo, v.garagem, sum(x.n)::int
+from v cross join lateral (
+  select count(*) as n from oficina_revisao r
+  where r.tenant = ${tenant} and r.veiculo = v.cd_veiculo
+    and (r.alerta_km <= v.nr_hodometro or r.alerta_dt <= (${now.toISOString()}::timestamptz at time zone 'UTC'))
+) x
+where x.n > 0
+group by 2, 3
+union all
+select 'manutencoes', v.centro_custo, v.garagem, sum(m.n)::int
+from (
+  select veiculo, count(*) as n from oficina_manutencao
+  where tenant = ${tenant} and in_status in (${ABERTAS}) group by veiculo
+) m
+join v on v.cd_veiculo = m.veiculo
+group by 2, 3`;
 }
 
 export const centrosSql = (tenant: string) => sql`select cd_centro_custo, ds_centro_custo, in_exibe_painel_ofi

@@ -1,0 +1,4 @@
+ALTER TABLE "oficina_revisao" ADD COLUMN "alerta_km" double precision GENERATED ALWAYS AS (nr_hodometro - coalesce(qt_km_aviso, 0)) STORED;--> statement-breakpoint
+ALTER TABLE "oficina_revisao" ADD COLUMN "alerta_dt" timestamp GENERATED ALWAYS AS ((dt_previsao at time zone 'UTC') - coalesce(nr_dias, 0) * interval '1 day') STORED;--> statement-breakpoint
+CREATE INDEX "oficina_manutencao_aberta" ON "oficina_manutencao" USING btree ("tenant","veiculo") WHERE "oficina_manutencao"."in_status" in ('ABERTA', 'EM_ANDAMENTO');--> statement-breakpoint
+CREATE INDEX "oficina_revisao_alerta" ON "oficina_revisao" USING btree ("tenant","veiculo","alerta_km","alerta_dt");
