@@ -4,7 +4,7 @@ import type { Running } from './baselines.ts';
 import type { BenchContext } from './entities.ts';
 import { createTenant, post, ratio, scenario, TABLE_HEADER, tableRow } from './harness.ts';
 
-// (n) platform/functions: a primitive (erp_agr/com_comum pesquisarVinculoTransacao, 20 links) called
+// (s) platform/functions: a primitive (erp_agr/com_comum pesquisarVinculoTransacao, 20 links) called
 // through the bridge without a function, and the same with a trivial ACTIVE function bound to it
 // (run by the bridge in the QuickJS sandbox of a worker thread after every call), against bare
 // Fastify + raw pg running the same SQL. The ratio with/without is what a bound function costs.
@@ -87,7 +87,7 @@ export async function runFunctions(bench: BenchContext): Promise<void> {
       throw new Error(`${tenant}: ${check.status} ${check.text.slice(0, 200)}`);
   }
   const n1 = await scenario(
-    '(n1) Ponte pesquisarVinculoTransacao, no function',
+    '(s1) Ponte pesquisarVinculoTransacao, no function',
     `${ponte}${PATH(plain)}`,
     bench.load,
     {
@@ -96,7 +96,7 @@ export async function runFunctions(bench: BenchContext): Promise<void> {
     },
   );
   const n2 = await scenario(
-    '(n2) Ponte pesquisarVinculoTransacao, a trivial function bound to it',
+    '(s2) Ponte pesquisarVinculoTransacao, a trivial function bound to it',
     `${ponte}${PATH(bound)}`,
     bench.load,
     { bodies: ['{}'], headers: { authorization: boundKey } },
@@ -105,7 +105,7 @@ export async function runFunctions(bench: BenchContext): Promise<void> {
   let n3: Awaited<ReturnType<typeof scenario>>;
   try {
     n3 = await scenario(
-      '(n3) bare Fastify + raw pg.Pool, the same SQL',
+      '(s3) bare Fastify + raw pg.Pool, the same SQL',
       `${raw.url}${PATH(plain)}`,
       bench.load,
       {

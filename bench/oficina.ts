@@ -5,7 +5,7 @@ import { rawTenantRoute } from './baselines.ts';
 import type { BenchContext } from './entities.ts';
 import { envInt, fmt, post, ratio, scenario, TABLE_HEADER, tableRow } from './harness.ts';
 
-// (o) tms/oficina visaoGeral (issue 17): the workshop's dashboard over 10,000 vehicles in 50 cost
+// (q) tms/oficina visaoGeral (issue 17): the workshop's dashboard over 10,000 vehicles in 50 cost
 // centres with 100,000 pending items, 100,000 reviews and 100,000 maintenances (seeded with
 // generate_series). Ponte's visaoGeral against the same statements (visao.ts visaoSql and
 // centrosSql, compiled by drizzle's dialect) run through raw pg in the tenant's transaction, as the
@@ -121,7 +121,7 @@ export async function runOficina(bench: BenchContext): Promise<void> {
         const load = { ...bench.load, connections };
         results.push(
           await scenario(
-            `(o${results.length + 1}) Ponte visaoGeral, ${connections} connection(s)`,
+            `(q${results.length + 1}) Ponte visaoGeral, ${connections} connection(s)`,
             `${ponte}${PATH(tenant)}`,
             load,
             {
@@ -132,7 +132,7 @@ export async function runOficina(bench: BenchContext): Promise<void> {
         );
         results.push(
           await scenario(
-            `(o${results.length + 1}) raw pg, the same statements, ${connections} connection(s)`,
+            `(q${results.length + 1}) raw pg, the same statements, ${connections} connection(s)`,
             `${raw.url}${PATH(tenant)}`,
             load,
             {

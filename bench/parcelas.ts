@@ -4,7 +4,7 @@ import type { Running } from './baselines.ts';
 import type { BenchContext } from './entities.ts';
 import { envInt, fmt, post, ratio, scenario, TABLE_HEADER, tableRow } from './harness.ts';
 
-// (p) erp_mer/ped_pedidos obterParcelasPedidoVenda: 100 orders in one request, among 1,000,000
+// (u) erp_mer/ped_pedidos obterParcelasPedidoVenda: 100 orders in one request, among 1,000,000
 // stored orders (int_pedidovenda's tables, seeded here with generate_series: a bench, not a
 // service). Each order has a product item, every other one a service item too, under a payment
 // condition of 3 installments, with holidays. The bridge reads the orders through int_pedidovenda's
@@ -166,7 +166,7 @@ export async function runParcelas(bench: BenchContext): Promise<void> {
     );
 
     const p1 = await scenario(
-      `(p1) Ponte obterParcelasPedidoVenda, ${POR_REQUISICAO} of ${fmt(PEDIDOS)} orders`,
+      `(u1) Ponte obterParcelasPedidoVenda, ${POR_REQUISICAO} of ${fmt(PEDIDOS)} orders`,
       `${ponte}${PATH(tenant)}`,
       bench.load,
       { bodies, headers: auth },
@@ -175,7 +175,7 @@ export async function runParcelas(bench: BenchContext): Promise<void> {
     let p2: Awaited<ReturnType<typeof scenario>>;
     try {
       p2 = await scenario(
-        '(p2) bare Fastify + raw pg.Pool, the same 5 reads',
+        '(u2) bare Fastify + raw pg.Pool, the same 5 reads',
         `${raw.url}${PATH(tenant)}`,
         bench.load,
         {
@@ -188,7 +188,7 @@ export async function runParcelas(bench: BenchContext): Promise<void> {
     // One request at a time: the latency of one request of 100 orders, without queueing behind 31 others.
     const one = { ...bench.load, connections: 1 };
     const p3 = await scenario(
-      '(p3) Ponte obterParcelasPedidoVenda, 1 connection',
+      '(u3) Ponte obterParcelasPedidoVenda, 1 connection',
       `${ponte}${PATH(tenant)}`,
       one,
       {
@@ -200,7 +200,7 @@ export async function runParcelas(bench: BenchContext): Promise<void> {
     let p4: Awaited<ReturnType<typeof scenario>>;
     try {
       p4 = await scenario(
-        '(p4) bare Fastify + raw pg.Pool, 1 connection',
+        '(u4) bare Fastify + raw pg.Pool, 1 connection',
         `${raw1.url}${PATH(tenant)}`,
         one,
         {

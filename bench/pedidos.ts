@@ -5,7 +5,7 @@ import { APP_ROLE, TENANT_SETTING } from '../src/platform/core/db/tenancy.ts';
 import type { BenchContext } from './entities.ts';
 import { fmt, type Measured, post, ratio, scenario, TABLE_HEADER, tableRow } from './harness.ts';
 
-// (o) erp_isl/int_pedidovenda's inserirPedidoVenda with 20 product items under load, one tenant,
+// (t) erp_isl/int_pedidovenda's inserirPedidoVenda with 20 product items under load, one tenant,
 // every request a new order (numbered by the load generator), against the same writes through raw
 // pg in a tenant transaction: the header, the 20 items, a service item, the history row and the
 // outbox event (docs/performance.md "Orders").
@@ -163,13 +163,13 @@ export async function runPedidos(bench: BenchContext): Promise<void> {
   // One insert by hand first: the body must be accepted as it is.
   const first = await post(`${ponte}${path}`, JSON.parse(body.replace('{n}', '9')), auth);
   if (first.status !== 200) throw new Error(`inserirPedidoVenda answered ${first.status} ${first.text}`);
-  const o1 = await scenario(`(o1) Ponte inserirPedidoVenda, ${ITENS} items`, `${ponte}${path}`, load, {
+  const o1 = await scenario(`(t1) Ponte inserirPedidoVenda, ${ITENS} items`, `${ponte}${path}`, load, {
     template: body.replace('{n}', '1{n}'),
     headers: auth,
   });
   const raw = await rawPgInserts(databaseUrl);
   try {
-    const o2 = await scenario(`(o2) raw pg, the same writes, ${ITENS} items`, `${raw.url}${path}`, load, {
+    const o2 = await scenario(`(t2) raw pg, the same writes, ${ITENS} items`, `${raw.url}${path}`, load, {
       template: body.replace('{n}', '2{n}'),
     });
     console.log(

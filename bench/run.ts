@@ -193,13 +193,13 @@ async function main(): Promise<void> {
     await runPatio(bench);
   }
   if (ONLY.has('functions')) {
-    console.log('\n# (n) a trivial user function bound to a primitive');
-    await busyBefore('the functions scenarios (n)');
+    console.log('\n# (s) a trivial user function bound to a primitive');
+    await busyBefore('the functions scenarios (s)');
     await runFunctions(bench);
   }
   if (ONLY.has('parcelas')) {
-    console.log('\n# (p) ped_pedidos obterParcelasPedidoVenda, 100 of 1,000,000 orders');
-    await busyBefore('the installments scenario (p)');
+    console.log('\n# (u) ped_pedidos obterParcelasPedidoVenda, 100 of 1,000,000 orders');
+    await busyBefore('the installments scenario (u)');
     await runParcelas(bench);
   }
   if (ONLY.has('horarios')) {
@@ -223,8 +223,8 @@ async function main(): Promise<void> {
     await runCreates(bench);
   }
   if (ONLY.has('pedidos')) {
-    console.log('\n# (o) erp_isl inserirPedidoVenda with 20 items under load, against raw pg');
-    await busyBefore('the order scenarios (o)');
+    console.log('\n# (t) erp_isl inserirPedidoVenda with 20 items under load, against raw pg');
+    await busyBefore('the order scenarios (t)');
     await runPedidos(bench);
   }
   if (ONLY.has('workers')) {
@@ -233,13 +233,13 @@ async function main(): Promise<void> {
     await runProcesses(bench);
   }
   if (ONLY.has('oficina')) {
-    console.log('\n# (o) tms/oficina visaoGeral over 10,000 vehicles and 100,000 items of each kind');
-    await busyBefore('the workshop dashboard scenario (o)');
+    console.log('\n# (q) tms/oficina visaoGeral over 10,000 vehicles and 100,000 items of each kind');
+    await busyBefore('the workshop dashboard scenario (q)');
     await runOficina(bench);
   }
   if (ONLY.has('sku')) {
-    console.log('\n# (p) gerarSku on one auto-increment mask, criarCotacao of 50 items (issue #16)');
-    await busyBefore('the SKU and quotation scenarios (p)');
+    console.log('\n# (r) gerarSku on one auto-increment mask, criarCotacao of 50 items (issue #16)');
+    await busyBefore('the SKU and quotation scenarios (r)');
     await runSku(bench);
   }
   if (ONLY.has('idle')) {

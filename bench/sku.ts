@@ -3,12 +3,12 @@ import { rawTenantRoute } from './baselines.ts';
 import type { BenchContext } from './entities.ts';
 import { fmt, type Measured, post, ratio, scenario, TABLE_HEADER, tableRow } from './harness.ts';
 
-// (p) erp_est/sku_produto gerarSku and erp_sup/cot_cotacao criarCotacao (issue #16), each against
+// (r) erp_est/sku_produto gerarSku and erp_sup/cot_cotacao criarCotacao (issue #16), each against
 // the same SQL through raw `pg` in a tenant transaction (rawTenantRoute) in the same run.
-// (p1)/(p2): every request generates a SKU from a fixed prefix and ONE auto-increment mask, so all
+// (r1)/(r2): every request generates a SKU from a fixed prefix and ONE auto-increment mask, so all
 // the load's connections queue on that mask's counter row (docs/sku_produto.md "The counter"); after
 // the run the catalogue must hold as many distinct codes as the counter says, or two requests got
-// one number. (p3)/(p4): a quotation of 50 items, each of a purchase need of its own, with a SKU.
+// one number. (r3)/(r4): a quotation of 50 items, each of a purchase need of its own, with a SKU.
 
 const REST = (tenant: string) => `/t/${tenant}/bridge/1.0/rest`;
 const GERAR_ROUTE = '/t/:tenant/bridge/1.0/rest/erp_est/sku_produto/actions/gerarSku';
@@ -211,7 +211,7 @@ export async function runSku(bench: BenchContext): Promise<void> {
   await seed(bench);
   const gerarUrl = `${ponte}${REST(tenant)}/erp_est/sku_produto/actions/gerarSku`;
   const criarUrl = `${ponte}${REST(tenant)}/erp_sup/cot_cotacao/actions/criarCotacao`;
-  const p1 = await scenario('(p1) Ponte gerarSku, one auto-increment mask', gerarUrl, load, {
+  const p1 = await scenario('(r1) Ponte gerarSku, one auto-increment mask', gerarUrl, load, {
     bodies: [gerarBody('PONTE')],
     headers: auth,
   });
@@ -219,7 +219,7 @@ export async function runSku(bench: BenchContext): Promise<void> {
   let p2: Measured;
   try {
     p2 = await scenario(
-      '(p2) raw pg, the same SQL',
+      '(r2) raw pg, the same SQL',
       `${rawGerar.url}${REST(tenant)}/erp_est/sku_produto/actions/gerarSku`,
       load,
       {
@@ -229,11 +229,11 @@ export async function runSku(bench: BenchContext): Promise<void> {
   } finally {
     await rawGerar.close();
   }
-  console.log('\nafter (p1), (p2): duplicates');
+  console.log('\nafter (r1), (r2): duplicates');
   await conferir(databaseUrl, tenant, 'PONTE', 'P');
   await conferir(databaseUrl, tenant, 'RAW', 'R');
 
-  const p3 = await scenario(`(p3) Ponte criarCotacao, ${ITENS} items`, criarUrl, load, {
+  const p3 = await scenario(`(r3) Ponte criarCotacao, ${ITENS} items`, criarUrl, load, {
     template: criarTemplate('P'),
     headers: auth,
   });
@@ -241,7 +241,7 @@ export async function runSku(bench: BenchContext): Promise<void> {
   let p4: Measured;
   try {
     p4 = await scenario(
-      '(p4) raw pg, the same SQL',
+      '(r4) raw pg, the same SQL',
       `${rawCriar.url}${REST(tenant)}/erp_sup/cot_cotacao/actions/criarCotacao`,
       load,
       {
