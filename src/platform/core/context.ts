@@ -159,12 +159,14 @@ export async function execute(
   // An operation that needs no database (a healthcheck) still answers when the bindings cannot be
   // read; any other would fail on its own transaction anyway, so there the failure is reported.
   const bound =
-    op.transaction === 'none'
-      ? await lookup?.catch((err: unknown) => {
-          invocation.log.warn({ err, primitive }, 'functions: bindings unreadable; running without');
-          return undefined;
-        })
-      : await lookup;
+    lookup === undefined
+      ? undefined
+      : op.transaction === 'none'
+        ? await lookup.catch((err: unknown) => {
+            invocation.log.warn({ err, primitive }, 'functions: bindings unreadable; running without');
+            return undefined;
+          })
+        : await lookup;
   return run(platform, service, op.transaction, invocation, async (ctx) => {
     const output = await invoke(ctx, target, input);
     if (!bound || !platform.functions) return output;

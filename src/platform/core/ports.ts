@@ -189,8 +189,12 @@ export interface FunctionRun {
  * bound to an operation, run after its handler inside its transaction, and the sandbox that runs it.
  */
 export interface FunctionHooks {
-  /** The tenant's ACTIVE function bound to `domain/service/primitive`, with its code; read outside any transaction. */
-  bound(tenant: string, primitive: string): Promise<BoundFunction | undefined>;
+  /**
+   * The tenant's ACTIVE function bound to `domain/service/primitive`, with its code; read outside any
+   * transaction. Undefined at once (no promise) when the bindings held in memory say there is none:
+   * the path of nearly every call costs no await.
+   */
+  bound(tenant: string, primitive: string): Promise<BoundFunction | undefined> | undefined;
   /** A function with its code read from the blob store (invoked directly): read outside any transaction. */
   load(
     tenant: string,

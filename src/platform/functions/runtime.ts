@@ -128,7 +128,13 @@ export class FunctionRuntime implements FunctionHooks {
     return code;
   }
 
-  async bound(tenant: string, primitive: string): Promise<BoundFunction | undefined> {
+  bound(tenant: string, primitive: string): Promise<BoundFunction | undefined> | undefined {
+    const held = this.bindings.get(tenant);
+    if (held && held.until > Date.now() && !held.byPrimitive.has(primitive)) return undefined;
+    return this.read(tenant, primitive);
+  }
+
+  private async read(tenant: string, primitive: string): Promise<BoundFunction | undefined> {
     const binding = (await this.bindingsOf(tenant)).get(primitive);
     if (!binding) return undefined;
     return {

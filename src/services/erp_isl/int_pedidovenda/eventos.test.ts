@@ -7,7 +7,8 @@ import { chave, makePedido, PEDIDOS } from './fixtures.ts';
 
 // The events of erp_isl delivered to a real local webhook receiver (docs/int_pedidovenda.md
 // "Events"), and the scenario of an ERP pushing to a WMS: an order inserted, its items changed, a
-// pre-invoice for it, the order sent to the WMS; the WMS receives every event once, in order, and
+// pre-invoice for it, its installments asked of erp_mer/ped_pedidos, the order sent to the WMS; the
+// WMS receives every event once, in order, and
 // a WMS subscribed to AguardandoIntegracaoWms only receives that one.
 
 const received: Array<{
@@ -102,6 +103,24 @@ describe('an ERP pushing orders to a WMS', () => {
       sequenciaPedidoVenda: 2,
       situacaoPedidoVenda: 'EmTransmissao',
     });
+    // Finance asks erp_mer/ped_pedidos for the order's installments: they add up to its total to
+    // the cent (a read: no event).
+    const parcelas = await t.call(
+      'acme',
+      'erp_mer/ped_pedidos/queries/obterParcelasPedidoVenda',
+      {
+        calcularFluxoCaixa: false,
+        pedidoVenda: [{ empresa: 1, filial: 1, pedidoVenda: 1, _discriminator: 'recPedidoVenda' }],
+      },
+      { auth: key },
+    );
+    expect(parcelas.statusCode, parcelas.body).toBe(200);
+    const [comParcelas] = parcelas.json().pedidosVendaComParcelas;
+    const centavos = comParcelas.parcelasPedido.reduce(
+      (a: number, p: { valor: number }) => a + p.valor * 100,
+      0,
+    );
+    expect(Math.round(centavos)).toBe(makePedido(1).valorTotal * 100);
     const link = { codigoEmpresa: 1, codigoProduto: 'P1', codigoDerivacao: '', codigoDeposito: 'DEP01' };
     await ok('erp_isl/int_ligacaoprodutodeposito/actions/inserirLigacao', { ...link, situacao: 'Ativo' });
     await ok('erp_isl/int_ligacaoprodutodeposito/actions/alterarLigacao', { ...link, situacao: 'Inativo' });
