@@ -6,6 +6,7 @@ import { errors } from '../core/errors.ts';
 import type { DocumentAddress, MetadataFormat, MetadataProvider } from '../core/ports.ts';
 import { GENERIC_ERROR } from '../core/schema.ts';
 import type { TenantInfo } from '../core/tenants.ts';
+import { validate } from '../core/validation.ts';
 import { anonymousAccess, authenticator, BRIDGE, methodNotAllowed, type Parts } from './access.ts';
 import { type RouteDoc, registerDocuments, requestBaseUrl } from './documents.ts';
 import { registerEntities } from './entities.ts';
@@ -24,7 +25,10 @@ declare module 'fastify' {
 function handler(parts: Parts, target: ResolvedOperation) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const { tenant, caller } = request.ponte!;
-    const input = (request.method === 'GET' ? request.query : request.body) ?? {};
+    const input =
+      request.method === 'GET'
+        ? fromQuery(target.op.input, (request.query ?? {}) as Record<string, unknown>)
+        : (request.body ?? {});
     const jobs: string[] = [];
     const invocation = {
       tenant,
@@ -54,18 +58,60 @@ const isRecord = (s: { type?: unknown; items?: { type?: unknown } }) =>
   s.type === 'object' || (s.type === 'array' && s.items?.type === 'object');
 
 /**
- * An input as a query string carries it: its scalar fields and arrays of scalars. Fields that are
- * records or arrays of records (recPageRequest's orderBy) go by POST only; a GET naming one is a
- * 400 (an unknown query parameter).
+ * An input as a query string carries it: its scalar fields and arrays of scalars as they are, and a
+ * field that is a record or an array of records (spec 001 §4.6's `parametros`, recPageRequest's
+ * `orderBy`) as the JSON text of its value, which the bridge parses and validates against the
+ * record's schema (`recordFieldsOf`, `fromQuery`): a GET can ask what a POST can.
  */
 function queryStringOf(input: InputSchema): InputSchema {
   const properties = (input as { properties?: Record<string, { type?: unknown }> } | undefined)?.properties;
-  if (!properties) return input;
-  const kept = Object.entries(properties).filter(([, s]) => !isRecord(s));
-  if (kept.length === Object.keys(properties).length) return input;
-  const names = new Set(kept.map(([k]) => k));
-  const required = (input as { required?: string[] }).required?.filter((k) => names.has(k));
-  return { ...input, properties: Object.fromEntries(kept), ...(required ? { required } : {}) } as InputSchema;
+  if (!properties || recordFieldsOf(input).length === 0) return input;
+  const carried = Object.fromEntries(
+    Object.entries(properties).map(([k, s]) =>
+      isRecord(s)
+        ? [
+            k,
+            {
+              type: 'string',
+              description: `${k}, as JSON (${s.type === 'array' ? 'an array of records' : 'a record'})`,
+            },
+          ]
+        : [k, s],
+    ),
+  );
+  return { ...input, properties: carried } as InputSchema;
+}
+
+const recordFields = new WeakMap<object, string[]>();
+/** The fields of an input that are records or arrays of records. */
+function recordFieldsOf(input: InputSchema): string[] {
+  let fields = recordFields.get(input);
+  if (!fields) {
+    const properties = (input as { properties?: Record<string, { type?: unknown }> }).properties ?? {};
+    fields = Object.entries(properties)
+      .filter(([, s]) => isRecord(s))
+      .map(([k]) => k);
+    recordFields.set(input, fields);
+  }
+  return fields;
+}
+
+/** A GET's input: its JSON-carried record fields parsed, then the whole checked as a body is. */
+function fromQuery(input: InputSchema, query: Record<string, unknown>): unknown {
+  const fields = recordFieldsOf(input);
+  if (fields.length === 0) return query;
+  const value: Record<string, unknown> = { ...query };
+  for (const field of fields) {
+    if (typeof value[field] !== 'string') continue;
+    try {
+      value[field] = JSON.parse(value[field] as string);
+    } catch {
+      throw errors.badRequest(
+        `Invalid request: field '${field}' must be JSON (a GET carries records as JSON text)`,
+      );
+    }
+  }
+  return validate(input, value);
 }
 
 function operationSchema(target: ResolvedOperation, method: 'GET' | 'POST') {

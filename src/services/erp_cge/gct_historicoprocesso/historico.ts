@@ -35,6 +35,7 @@ export const obterHistorico = query({
   description:
     'The runs of a process of an empresa/filial (ERP-reported, and Ponte’s own jobs) whose processing period overlaps dataInicial..dataFinal, filtered by situacao, most recent first',
   declares401: false,
+  get: true,
   input: ObterHistoricoInput,
   output: ObterHistoricoOutput,
   handler: async (ctx, { parametros: p }) => {

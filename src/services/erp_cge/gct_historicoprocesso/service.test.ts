@@ -167,6 +167,38 @@ describe('obterHistorico', () => {
     ]);
   });
 
+  it('answers GET too (spec 001 §4.6), parametros carried as JSON text; text that is not JSON or a bad record is 400', async () => {
+    const parametros = {
+      empresa: 1,
+      filial: 1,
+      processo: 'FECHAMENTO',
+      dataInicial: '2026-10-15',
+      dataFinal: '2026-11-10',
+    };
+    const get = (value: string) =>
+      t.app.inject({
+        method: 'GET',
+        url: `/t/acme/bridge/1.0/rest/${GCT}/queries/obterHistorico?parametros=${encodeURIComponent(value)}`,
+        headers: { authorization: acme },
+      });
+    const byGet = await get(JSON.stringify(parametros));
+    expect(byGet.statusCode, byGet.body).toBe(200);
+    expect(byGet.json()).toEqual((await historico(parametros)).json());
+    const notJson = await get('{empresa');
+    expect(notJson.statusCode).toBe(400);
+    expect(notJson.json().message).toMatch(/field 'parametros' must be JSON/);
+    const badRecord = await get(JSON.stringify({ ...parametros, empresa: 'x' }));
+    expect(badRecord.statusCode).toBe(400);
+    expect(badRecord.json().message).toMatch(/field 'parametros\.empresa'/);
+    const missing = await t.app.inject({
+      method: 'GET',
+      url: `/t/acme/bridge/1.0/rest/${GCT}/queries/obterHistorico`,
+      headers: { authorization: acme },
+    });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().message).toMatch(/parametros/);
+  });
+
   it('touching days overlap; a period outside answers none', async () => {
     const edge = await historico({ dataInicial: '2026-10-31', dataFinal: '2026-10-31' });
     expect(edge.json().execucao.map((e: { id: string }) => e.id)).toEqual([outubro]);

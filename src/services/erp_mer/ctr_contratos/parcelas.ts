@@ -17,6 +17,7 @@ export const obterParcelasContratoVenda = query({
   description:
     'The installments of each sales contract asked for, from its items and payment condition; an unknown contract is 404 naming it',
   declares401: false,
+  get: true,
   input: ObterParcelasContratoVendaInput,
   output: ObterParcelasContratoVendaOutput,
   handler: async (ctx: Ctx, input) => {

@@ -16,6 +16,7 @@ export const obterParcelasPedidoVenda = query({
   description:
     'The installments of each sales order asked for (as int_pedidovenda stores it), from its items, its payment condition and its emission date; an unknown order is 404 naming it',
   declares401: false,
+  get: true,
   input: ObterParcelasPedidoVendaInput,
   output: ObterParcelasPedidoVendaOutput,
   handler: async (ctx, input) => {
