@@ -10,7 +10,9 @@ import { envInt, fmt, post, ratio, scenario, TABLE_HEADER, tableRow } from './ha
 // generate_series). Ponte's visaoGeral against the same statements (visao.ts visaoSql and
 // centrosSql, compiled by drizzle's dialect) run through raw pg in the tenant's transaction, as the
 // bridge runs them. Target (issue 17): p99 under 30 ms. One connection measures the latency of one
-// dashboard alone; BENCH_OFICINA_CONNECTIONS (4,32) dashboards at once measure it under load.
+// dashboard alone; BENCH_OFICINA_CONNECTIONS (4,32) dashboards at once measure it under load. The
+// dashboard reads the counts the database keeps per vehicle (migration `painel`): (w1)/(w2) show what
+// keeping them costs a write.
 
 const VEICULOS = envInt('BENCH_OFICINA_VEICULOS', 10_000, 100);
 const ITENS = envInt('BENCH_OFICINA_ITENS', 100_000, 100);
@@ -21,6 +23,8 @@ const CONNECTIONS = (process.env.BENCH_OFICINA_CONNECTIONS ?? '4,32')
   .map((n) => Number(n.trim()))
   .filter((n) => Number.isInteger(n) && n >= 1);
 const PATH = (tenant: string) => `/t/${tenant}/bridge/1.0/rest/tms/oficina/queries/visaoGeral`;
+/** The counts' triggers of migration `painel` on each item table (the ids' own triggers stay). */
+const TRIGGERS = ['oficina_painel_ins', 'oficina_painel_upd', 'oficina_painel_del'];
 const ROUTE = '/t/:tenant/bridge/1.0/rest/tms/oficina/queries/visaoGeral';
 
 export async function seed(client: pg.Client, tenant: string): Promise<void> {
@@ -116,6 +120,7 @@ export async function runOficina(bench: BenchContext): Promise<void> {
     });
     const body = [JSON.stringify({ maxCentroCusto: 10 })];
     const results: Array<Awaited<ReturnType<typeof scenario>>> = [];
+    const writes: typeof results = [];
     try {
       for (const connections of [1, ...CONNECTIONS]) {
         const load = { ...bench.load, connections };
@@ -141,6 +146,29 @@ export async function runOficina(bench: BenchContext): Promise<void> {
           ),
         );
       }
+      // What keeping the counts costs a write: a pending item created through the entity route, with
+      // the counts' triggers, then with them disabled (superuser), on one vehicle, 4 connections.
+      const entityUrl = `${ponte}/t/${tenant}/bridge/1.0/rest/tms/oficina/entities/pendencia`;
+      const write = { ...bench.load, connections: 4 };
+      const pendencia = (prefix: string) =>
+        JSON.stringify({ cdPendenciaPk: `${prefix}{n}`, veiculo: 1, dsPendencia: 'bench', setor: 1 });
+      writes.push(
+        await scenario('(w1) Ponte creates a pending item, counts kept', entityUrl, write, {
+          template: pendencia('W1-'),
+          headers: auth,
+        }),
+      );
+      for (const t of TRIGGERS) await client.query(`alter table oficina_pendencia disable trigger ${t}`);
+      try {
+        writes.push(
+          await scenario("(w2) the same, the counts' triggers disabled", entityUrl, write, {
+            template: pendencia('W2-'),
+            headers: auth,
+          }),
+        );
+      } finally {
+        for (const t of TRIGGERS) await client.query(`alter table oficina_pendencia enable trigger ${t}`);
+      }
     } finally {
       await raw.close();
     }
@@ -154,7 +182,13 @@ export async function runOficina(bench: BenchContext): Promise<void> {
         `| Ponte ÷ raw pg req/s, ${n} connection(s) | ${ratio(p.requestsPerSecond, r.requestsPerSecond)} |`,
       );
     }
-    console.log(['', ...TABLE_HEADER, ...results.map(tableRow), '', ...ratios].join('\n'));
+    const [w1, w2] = writes;
+    if (w1 && w2)
+      ratios.push(
+        `| create with counts ÷ without, req/s | ${ratio(w1.requestsPerSecond, w2.requestsPerSecond)} |`,
+        `| create with counts ÷ without, server CPU per request | ${ratio(w1.serverCpuUsPerRequest, w2.serverCpuUsPerRequest)} |`,
+      );
+    console.log(['', ...TABLE_HEADER, ...[...results, ...writes].map(tableRow), '', ...ratios].join('\n'));
   } finally {
     await client.end();
   }

@@ -7,6 +7,7 @@ import { DateTime, Double, Enum, Int64, Record, Type } from '../../../platform/c
 
 /** TipoStatusManutencao (spec 001 §2.9: "values not shown"): a maintenance is open until CONCLUIDA or CANCELADA. */
 export const STATUS_MANUTENCAO = ['ABERTA', 'EM_ANDAMENTO', 'CONCLUIDA', 'CANCELADA'] as const;
+/** Also written in migration `painel`'s oficina_painel_manutencoes and the index oficina_manutencao_aberta. */
 export const STATUS_MANUTENCAO_ABERTA = ['ABERTA', 'EM_ANDAMENTO'] as const;
 /** Where the vehicle is: running, or in the workshop's garage (visaoGeral's rodando / garagem). */
 export const STATUS_OFICINA = ['RODANDO', 'GARAGEM'] as const;

@@ -3,6 +3,7 @@ import { standardOperations } from '../../../platform/core/standard.ts';
 import { importActions } from '../../../platform/imports/actions.ts';
 import { cadastros } from './cadastros.ts';
 import { oficinaEntities, oficinaImports } from './entities.ts';
+import { painelJobs } from './painel.ts';
 import { itens } from './queries.ts';
 import { salvar } from './salvar.ts';
 import { veiculos } from './veiculos.ts';
@@ -32,4 +33,5 @@ export default defineService({
   },
   entities: oficinaEntities,
   imports: oficinaImports,
+  jobs: painelJobs,
 });

@@ -4,13 +4,15 @@ import {
   customType,
   doublePrecision,
   index,
+  integer,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { tenantPrimaryKey } from '../../../platform/core/db/keys.ts';
-import { tenantIsolation } from '../../../platform/core/db/tenancy.ts';
+import { tenantColumn, tenantIsolation } from '../../../platform/core/db/tenancy.ts';
 import { entityColumns } from '../../../platform/core/entity.ts';
 
 // tms/oficina's tables (spec 001 §2.9; docs/oficina.md). Each is a generic entity's: an int64 id
@@ -192,6 +194,35 @@ export const manutencao = pgTable(
       .on(t.tenant, t.veiculo)
       .where(sql`${t.inStatus} in ('ABERTA', 'EM_ANDAMENTO')`),
     index('oficina_manutencao_setor').on(t.tenant, t.setor),
+    tenantIsolation(t.tenant),
+  ],
+);
+
+/**
+ * visaoGeral's counts per vehicle code (docs/oficina.md "How it is fast"), kept by the triggers of
+ * migration `painel` on every write of a pending item, review, maintenance or vehicle, never by the
+ * application. Pending items and open maintenances are added and subtracted (`n = n + d` on the
+ * locked row: exact under concurrent writers). Reviews are due by the clock too, so they are
+ * recounted (`oficina_painel_recontar_revisoes` locks the codes' rows first): `revisoes` is their
+ * count for every instant from `revisoesDesde` (the latest alertaDt of those due by date alone;
+ * null: any) up to, not including, `revisoesAte` (the earliest alertaDt of those not yet due; null:
+ * never), both UTC. Outside that window visaoGeral counts the vehicle's reviews itself, and asks
+ * for a refresh (painel.ts).
+ */
+export const painelVeiculo = pgTable(
+  'oficina_painel_veiculo',
+  {
+    tenant: tenantColumn(),
+    cdVeiculo: int64('cd_veiculo').notNull(),
+    pendencias: integer('pendencias').notNull().default(0),
+    manutencoes: integer('manutencoes').notNull().default(0),
+    revisoes: integer('revisoes').notNull().default(0),
+    revisoesDesde: timestamp('revisoes_desde', { mode: 'string' }),
+    revisoesAte: timestamp('revisoes_ate', { mode: 'string' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenant, t.cdVeiculo] }),
+    index('oficina_painel_veiculo_ate').on(t.tenant, t.revisoesAte),
     tenantIsolation(t.tenant),
   ],
 );

@@ -3,12 +3,12 @@ import { rowsOf } from '../../../platform/core/db/database.ts';
 import { query } from '../../../platform/core/registry.ts';
 import { Int64, type Static, Type } from '../../../platform/core/schema.ts';
 import { falhaDosFiltros } from './busca.ts';
-import { type CentroCustoRec, STATUS_MANUTENCAO_ABERTA, VisaoGeralRec, type VisaoRec } from './schemas.ts';
+import { pedirAtualizacao } from './painel.ts';
+import { type CentroCustoRec, VisaoGeralRec, type VisaoRec } from './schemas.ts';
 
 // visaoGeral (spec 001 §4.7; docs/oficina.md "visaoGeral"): the workshop's dashboard in one SQL
 // statement. The fleet counted is the available vehicles (dsStatus not INATIVO) of the branch asked
-// (all branches when none), inlined in each part (not materialized: the planner then hashes the
-// vehicles, not the items); each is running or in the garage (dsStatusOficina GARAGEM). Four counts,
+// (all branches when none); each is running or in the garage (dsStatusOficina GARAGEM). Four counts,
 // split running/garage and by the vehicle's cost centre: the vehicles; their pending items; their
 // reviews that are due (the warning window reached: the vehicle's odometer at or past the review's
 // alertaKm = nrHodometro − qtKmAviso, or the clock at or past its alertaDt = dtPrevisao − nrDias
@@ -16,63 +16,48 @@ import { type CentroCustoRec, STATUS_MANUTENCAO_ABERTA, VisaoGeralRec, type Visa
 // per cost centre show the centres marked inExibePainelOfi (1, or not set), with something to
 // count, the largest first, at most maxCentroCusto of them; rodando and garagem count every vehicle.
 //
-// Speed (issue #17, docs/performance.md (o)): pending items and open maintenances are counted per
-// vehicle first, from an index alone (oficina_pendencia_veiculo; the partial index
-// oficina_manutencao_aberta holds only the open ones), so the join and the grouping by cost centre
-// see one row per vehicle, not one per item. Due reviews are counted per vehicle too, by a lateral
-// count over the covering index oficina_revisao_alerta (vehicle, alertaKm, alertaDt): a range of
-// the index per vehicle and two column comparisons, whatever plan the costs would otherwise
-// prefer (a hash join building and probing every review was the critical path). Vehicles with no
-// due review are left out, as the join left them out before.
+// Speed (issue #17, docs/performance.md (q)): the counts per vehicle are kept by the database on
+// every write (tables.ts painelVeiculo, migration `painel`), so the dashboard reads one row per
+// vehicle and its counts row, and groups them. A vehicle's due reviews are read from that row while
+// the clock is inside the row's window (no review crossed into "due" since it was counted); outside
+// it (the clock passed the next review's alertaDt, or is before what was counted) they are counted
+// from the covering index oficina_revisao_alerta (vehicle, alertaKm, alertaDt), as exact, and the
+// dashboard asks for the rows to be refreshed (painel.ts).
 
 type Kind = 'disponiveis' | 'pendencias' | 'revisoes' | 'manutencoes';
 const KINDS: Kind[] = ['disponiveis', 'pendencias', 'revisoes', 'manutencoes'];
 
-/** The open statuses as literals: the partial index's predicate must be provable at planning. */
-const ABERTAS = sql.raw(STATUS_MANUTENCAO_ABERTA.map((s) => `'${s}'`).join(', '));
-
-/** The statement (also run through raw pg by bench/oficina.ts): one row per kind, cost centre and place. */
+/** The statement (also run through raw pg by bench/oficina.ts): one row per cost centre and place. */
 export function visaoSql(tenant: string, now: Date, cdEmpresa: number | undefined): SQL {
-  const empresa = cdEmpresa === undefined ? sql`` : sql` and cd_empresa = ${cdEmpresa}`;
-  return sql`with v as not materialized (
-  select cd_veiculo, centro_custo, coalesce(ds_status_oficina = 'GARAGEM', false) as garagem, nr_hodometro
-  from oficina_veiculo
-  where tenant = ${tenant} and ds_status is distinct from 'INATIVO'${empresa}
-)
-select 'disponiveis' as kind, centro_custo, garagem, count(*)::int as n from v group by 2, 3
-union all
-select 'pendencias', v.centro_custo, v.garagem, sum(p.n)::int
-from (select veiculo, count(*) as n from oficina_pendencia where tenant = ${tenant} group by veiculo) p
-join v on v.cd_veiculo = p.veiculo
-group by 2, 3
-union all
-select 'revisoes', v.centro_custo, v.garagem, sum(x.n)::int
-from v cross join lateral (
-  select count(*) as n from oficina_revisao r
-  where r.tenant = ${tenant} and r.veiculo = v.cd_veiculo
-    and (r.alerta_km <= v.nr_hodometro or r.alerta_dt <= (${now.toISOString()}::timestamptz at time zone 'UTC'))
-) x
-where x.n > 0
-group by 2, 3
-union all
-select 'manutencoes', v.centro_custo, v.garagem, sum(m.n)::int
-from (
-  select veiculo, count(*) as n from oficina_manutencao
-  where tenant = ${tenant} and in_status in (${ABERTAS}) group by veiculo
-) m
-join v on v.cd_veiculo = m.veiculo
-group by 2, 3`;
+  const empresa = cdEmpresa === undefined ? sql`` : sql` and v.cd_empresa = ${cdEmpresa}`;
+  const agora = sql`(${now.toISOString()}::timestamptz at time zone 'UTC')`;
+  return sql`select v.centro_custo, coalesce(v.ds_status_oficina = 'GARAGEM', false) as garagem,
+  count(*)::int as disponiveis,
+  coalesce(sum(c.pendencias), 0)::int as pendencias,
+  coalesce(sum(c.manutencoes), 0)::int as manutencoes,
+  coalesce(sum(case
+    when (c.revisoes_desde is null or c.revisoes_desde <= ${agora})
+      and (c.revisoes_ate is null or c.revisoes_ate > ${agora}) then c.revisoes
+    else (select count(*) from oficina_revisao r
+      where r.tenant = ${tenant} and r.veiculo = v.cd_veiculo
+        and (r.alerta_km <= v.nr_hodometro or r.alerta_dt <= ${agora}))
+  end), 0)::int as revisoes,
+  count(*) filter (where c.revisoes_ate <= (now() at time zone 'UTC'))::int as vencidos
+from oficina_veiculo v
+left join oficina_painel_veiculo c on c.tenant = ${tenant} and c.cd_veiculo = v.cd_veiculo
+where v.tenant = ${tenant} and v.ds_status is distinct from 'INATIVO'${empresa}
+group by 1, 2`;
 }
 
 export const centrosSql = (tenant: string) => sql`select cd_centro_custo, ds_centro_custo, in_exibe_painel_ofi
 from oficina_centro_custo where tenant = ${tenant} and coalesce(in_exibe_painel_ofi, 1) = 1`;
 
-interface Linha {
-  kind: Kind;
+type Linha = Record<Kind, number> & {
   centro_custo: string | number | null;
   garagem: boolean;
-  n: number;
-}
+  /** Vehicles whose review counts the clock has outdated (painel.ts). */
+  vencidos: number;
+};
 interface Centro {
   cd_centro_custo: string | number;
   ds_centro_custo: string | null;
@@ -92,8 +77,9 @@ export function visaoDe(
     let garagem = 0;
     const porCentro = new Map<number, Static<typeof CentroCustoRec>>();
     for (const l of linhas) {
-      if (l.kind !== kind) continue;
-      const n = Number(l.n);
+      const n = Number(l[kind]);
+      // A cost centre is listed for what it has to count.
+      if (n === 0) continue;
       if (l.garagem) garagem += n;
       else rodando += n;
       if (l.centro_custo === null) continue;
@@ -145,6 +131,7 @@ export const visao = {
       if (falha) return { ok: false, dsErro: falha, visao: visaoDe([], [], 0) };
       const tenant = ctx.store.tenant;
       const linhas = rowsOf<Linha>(await ctx.tx.execute(visaoSql(tenant, ctx.now(), input.cdEmpresa)));
+      if (linhas.some((l) => Number(l.vencidos) > 0)) pedirAtualizacao(ctx);
       const centros = rowsOf<Centro>(await ctx.tx.execute(centrosSql(tenant)));
       return { ok: true, visao: visaoDe(linhas, centros, input.maxCentroCusto) };
     },
