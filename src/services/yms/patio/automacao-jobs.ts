@@ -1,10 +1,25 @@
 import type { JobDeclaration } from '../../../platform/core/declarations.ts';
 import { SIGNATURE_HEADER, sign, TIMESTAMP_HEADER } from '../../../platform/events/signature.ts';
+import { ENTREGAR_VAGAS } from './entities.ts';
+import { entregarVagas } from './fila.ts';
 import { CHAMAR_WEBHOOK } from './rotinas.ts';
+import { atenderEntregas } from './rotinas-etapas.ts';
+import { travarAreas } from './travas.ts';
 
 // The durable jobs of the built-in commands (docs/patio.md "Conditions and commands").
 
 export const automacaoJobs: Record<string, JobDeclaration> = {
+  /** A spot an edit freed goes to the first vehicle waiting in its area, whose automation runs (fila.ts). */
+  [ENTREGAR_VAGAS]: {
+    transaction: 'tenant',
+    handler: async (ctx, payload) => {
+      const { areaId } = payload as { areaId: string };
+      await travarAreas(ctx, [areaId]);
+      const entregues = await entregarVagas(ctx, areaId);
+      await atenderEntregas(ctx);
+      return { entregues: entregues.length };
+    },
+  },
   /** The chamarWebhook command's call: retried with the queue's backoff until the receiver answers 2xx. */
   [CHAMAR_WEBHOOK]: {
     transaction: 'none',

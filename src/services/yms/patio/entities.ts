@@ -155,6 +155,14 @@ export const area = defineEntity({
   },
 });
 
+/**
+ * The job that hands on a spot an edit freed (created, activated or unblocked through the vaga
+ * entity, whose hook enqueues it with the spot's area; automacao-jobs.ts runs fila.ts entregarVagas)
+ * in a transaction of its own, which takes the area's lock before any spot's, as an arrival does:
+ * the edit holds the spot's row, and taking the area's lock then could deadlock with an arrival.
+ */
+export const ENTREGAR_VAGAS = 'entregarVagas';
+
 export const vaga = defineEntity({
   name: 'vaga',
   description:
@@ -185,6 +193,12 @@ export const vaga = defineEntity({
       if (next.bloqueio && !next.motivoBloqueio) throw E.motivoObrigatorio({ record: 'a vaga' });
       if (!next.bloqueio) next.motivoBloqueio = null;
       if (next.areaId !== previous?.areaId) await mustExist(ctx, areaTable, 'area', 'areaId', next.areaId);
+      // A spot this edit frees (created, activated, unblocked, moved to another area) goes to the
+      // area's queue at once, by a job that takes the area's lock first (ENTREGAR_VAGAS).
+      const livre = (v: Record<string, unknown> | undefined) =>
+        !!v && !v.ocupada && v.ativo !== false && !v.bloqueio;
+      if (livre(next) && (!livre(atual) || atual?.areaId !== next.areaId))
+        await ctx.enqueue(ENTREGAR_VAGAS, { areaId: next.areaId });
     },
     beforeDelete: async (ctx, lida) => {
       const row = await vagaTravada(ctx, String(lida.id));

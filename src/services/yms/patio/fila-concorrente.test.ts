@@ -117,5 +117,56 @@ describe.skipIf(!process.env.DATABASE_URL)(
         expect(new Set(servidos).size).toBe(CAMINHOES);
       }
     });
+
+    it('spots unblocked through the entity while trucks arrive: the queue keeps its order, no spot twice, no deadlock', async () => {
+      for (let rodada = 0; rodada < 3; rodada++) {
+        const [a] = await seed(t, 'acme', area, [makeArea(plantaId)]);
+        const areaId = a!.id;
+        const bloqueadas = await seed(
+          t,
+          'acme',
+          vaga,
+          Array.from({ length: VAGAS }, (_, i) =>
+            makeVaga(areaId, 1, i + 1, { bloqueio: true, motivoBloqueio: 'obra' }),
+          ),
+        );
+        const vs = await seed(
+          t,
+          'acme',
+          veiculo,
+          Array.from({ length: CAMINHOES }, () => makeVeiculo()),
+        );
+        await seed(
+          t,
+          'acme',
+          presencaPatio,
+          vs.map((v) => ({ plantaId, veiculoId: v.id, placa: v.placa, entradaEm: new Date() })),
+        );
+        // The unblocks land among the arrivals; each edit's job runs after it commits.
+        const pedidos = vs.map(
+          (v) => () => patio('events/vehicleEnteredAreaInYard', { plantaId, areaId, veiculoId: v.id }),
+        );
+        for (const [i, b] of bloqueadas.entries())
+          pedidos.splice(5 + i * 7, 0, () =>
+            patio(`entities/vaga/${b.id}`, { bloqueio: false }, { method: 'PATCH' }),
+          );
+        for (const r of await aoMesmoTempo(pedidos)) expect(r.statusCode, r.body).toBe(200);
+        await t.platform.jobs.drain();
+
+        const donos = (await ocupacao(areaId)).filter((id): id is string => !!id);
+        expect(new Set(donos).size).toBe(VAGAS);
+        const esperando = await fila(areaId);
+        expect([...donos, ...esperando.map((i) => i.veiculoId)].sort()).toEqual(vs.map((v) => v.id).sort());
+        expect(esperando.map((i) => i.posicao)).toEqual(esperando.map((_, i) => i + 1));
+        // Whoever waits joined after everyone served from the queue: the queue is the tail of the
+        // order in which trucks joined it.
+        const ordem = (await outboxOf(t, 'acme'))
+          .filter((e) => e.topic === 'yms/patio/wsFilaItem')
+          .map((e) => e.payload as { operacao: string; fila: string; filaItem: { veiculoId: string } })
+          .filter((p) => p.fila === areaId && p.operacao === 'CRIADO')
+          .map((p) => p.filaItem.veiculoId);
+        expect(esperando.map((i) => i.veiculoId)).toEqual(ordem.slice(ordem.length - esperando.length));
+      }
+    });
   },
 );

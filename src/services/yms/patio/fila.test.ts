@@ -228,26 +228,52 @@ describe('a full area', () => {
     expect(await fila(doca)).toEqual([]);
   });
 
-  it('a spot unblocked by an edit goes to the queue on the next arrival or reprocessarRotinasPlanta', async () => {
+  it('a spot an edit frees (unblocked, activated, created) goes to the first one waiting at once', async () => {
     const { areaId, vagas } = await areaCom(1);
     const bloqueio = { bloqueio: true, motivoBloqueio: 'obra' };
     expect((await acme(`entities/vaga/${vagas[0]}`, bloqueio, { method: 'PATCH' })).statusCode).toBe(200);
-    const [a, b] = await caminhoes(2);
+    expect(await t.platform.jobs.drain()).toBe(0);
+    const [a, b, c, d] = await caminhoes(4);
     await entrar(areaId, a!.id);
+    await entrar(areaId, b!.id);
+    await entrar(areaId, c!.id);
+    expect((await fila(areaId)).map((i) => i.veiculoId)).toEqual([a!.id, b!.id, c!.id]);
+    // Unblocked: its job (enqueued by the edit, run after it commits) hands it to the first.
     await acme(`entities/vaga/${vagas[0]}`, { bloqueio: false }, { method: 'PATCH' });
-    expect(await donoDa(vagas[0]!)).toBeNull();
-    const res = await acme('events/reprocessarRotinasPlanta', { plantaId });
-    expect(res.statusCode, res.body).toBe(200);
+    expect(await t.platform.jobs.drain()).toBe(1);
     expect(await donoDa(vagas[0]!)).toBe(a!.id);
+    expect((await fila(areaId)).map((i) => i.veiculoId)).toEqual([b!.id, c!.id]);
+    // A new spot: to the next one.
+    const nova = await acme('entities/vaga', { areaId, rua: 9, numero: 1 });
+    expect(nova.statusCode, nova.body).toBe(200);
+    expect(await t.platform.jobs.drain()).toBe(1);
+    expect(await donoDa(nova.json().id)).toBe(b!.id);
+    // An inactive spot activated: to the last one; an edit that frees nothing asks for nothing.
+    const inativa = await acme('entities/vaga', { areaId, rua: 9, numero: 2, ativo: false });
+    expect(inativa.statusCode, inativa.body).toBe(200);
+    await acme(`entities/vaga/${inativa.json().id}`, { descricao: 'fundos' }, { method: 'PATCH' });
+    expect(await t.platform.jobs.drain()).toBe(0);
+    expect(await donoDa(inativa.json().id)).toBeNull();
+    await acme(`entities/vaga/${inativa.json().id}`, { ativo: true }, { method: 'PATCH' });
+    expect(await t.platform.jobs.drain()).toBe(1);
+    expect(await donoDa(inativa.json().id)).toBe(c!.id);
+    expect(await fila(areaId)).toEqual([]);
+    // With nobody waiting, a freed spot stays free and the job does nothing.
+    await acme(`entities/vaga/${vagas[0]}`, bloqueio, { method: 'PATCH' });
+    const livre = await acme('entities/vaga', { areaId, rua: 9, numero: 3 });
+    expect(await t.platform.jobs.drain()).toBe(1);
+    expect(await donoDa(livre.json().id)).toBeNull();
     // With a spot free and someone waiting, a newcomer does not jump the queue.
     const { areaId: outra, vagas: outras } = await areaCom(1, {});
     await acme(`entities/vaga/${outras[0]}`, bloqueio, { method: 'PATCH' });
-    const [c] = await caminhoes(1);
-    await entrar(outra, b!.id);
+    await entrar(outra, d!.id);
+    const [e] = await caminhoes(1);
     await acme(`entities/vaga/${outras[0]}`, { bloqueio: false }, { method: 'PATCH' });
-    await entrar(outra, c!.id);
-    expect(await donoDa(outras[0]!)).toBe(b!.id);
-    expect((await fila(outra)).map((i) => i.veiculoId)).toEqual([c!.id]);
+    await entrar(outra, e!.id);
+    expect(await donoDa(outras[0]!)).toBe(d!.id);
+    expect((await fila(outra)).map((i) => i.veiculoId)).toEqual([e!.id]);
+    await t.platform.jobs.drain();
+    expect(await donoDa(outras[0]!)).toBe(d!.id);
   });
 });
 

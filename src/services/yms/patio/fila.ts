@@ -194,8 +194,8 @@ export async function liberarVagaDoVeiculo(ctx: FilaCtx, veiculoId: string): Pro
 }
 
 /**
- * Hands on the free spots of every queue of the plant: spots freed without a hand-over (a spot
- * created, activated or unblocked by an edit) go to those waiting (reprocessarRotinasPlanta).
+ * Hands on the free spots of every queue of the plant: spots freed without a hand-over that did not
+ * go through the vaga entity (imports) go to those waiting (reprocessarRotinasPlanta).
  */
 export async function entregarVagasDaPlanta(ctx: FilaCtx, plantaId: string): Promise<void> {
   const areas = await ctx.tx
