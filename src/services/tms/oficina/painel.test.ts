@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { aoMesmoTempo, bancoDeCorrida, CONCORRENTES, RODADAS } from '../../../../test/corrida.ts';
@@ -177,6 +178,49 @@ describe("each vehicle's counts, kept on write", () => {
     await altera(b, sql`revisoes_ate = now() at time zone 'UTC' - interval '1 minute'`);
     expect(soma(ok200(await call('queries/visaoGeral', {})).visao, 'revisoes')).toBe(total('revisoes'));
     expect(await t.platform.jobs.drain()).toBe(0);
+  });
+
+  it("are what the migration's backfill counts for fleets stored before it", async () => {
+    const t = await testApp();
+    const key = await t.tenant('acme');
+    const { call, cds } = await frota(t, 'acme', key, ['BKF0001', 'BKF0002']);
+    const entity = entityCall(t, 'acme', key);
+    ok200(await entity('POST', 'pendencia', { cdPendenciaPk: 'P1', veiculo: cds[0] }));
+    await saved(call('actions/salvaManutencao', { cdManutencao: 'M1', cdVeiculo: cds[1] }));
+    await saved(
+      call('actions/salvaManutencao', { cdManutencao: 'M2', cdVeiculo: cds[1], inStatus: 'CONCLUIDA' }),
+    );
+    for (const [cd, km, dias] of [
+      ['R1', 1000, 90],
+      ['R2', 90_000, -5],
+      ['R3', 90_000, 90],
+    ] as const)
+      ok200(
+        await entity('POST', 'revisao', {
+          cdRevisao: cd,
+          veiculo: cds[1],
+          nrHodometro: km,
+          dtPrevisao: em(dias),
+        }),
+      );
+    const mantidas = await guardadas(t, 'acme');
+    // The statements after "The fleets already stored" in the migration, on an emptied table.
+    const migracao = readFileSync(new URL('../../../../drizzle/0034_painel.sql', import.meta.url), 'utf8');
+    const backfill = migracao
+      .slice(migracao.indexOf('-- The fleets already stored.'))
+      .split('--> statement-breakpoint')
+      .map((s) => s.trim())
+      .filter((s) => s.length > 0);
+    expect(backfill).toHaveLength(2);
+    await t.db.system(async (tx) => {
+      await tx.execute(sql`delete from oficina_painel_veiculo`);
+      for (const statement of backfill) await tx.execute(sql.raw(statement));
+    });
+    expect(await guardadas(t, 'acme')).toEqual(mantidas);
+    expect(mantidas.map((r) => [r.pendencias, r.manutencoes, r.revisoes])).toEqual([
+      [1, 0, 0],
+      [0, 1, 2],
+    ]);
   });
 
   it("are the tenant's own: another tenant's writes and codes never touch them", async () => {
