@@ -35,12 +35,12 @@ describe('runInSandbox', () => {
     [
       'an endless loop of native work',
       'function handler() { const a = []; for (;;) a.push(new Array(100000).fill(1.5)) }',
-      ['timeout', 'memory'],
+      ['memory'],
     ],
     [
       'an allocation bomb of buffers',
       'function handler() { const a = []; for (;;) a.push(new ArrayBuffer(4e6)) }',
-      ['timeout', 'memory'],
+      ['memory'],
     ],
     [
       'one allocation past the limit',
@@ -63,9 +63,13 @@ describe('runInSandbox', () => {
   });
 
   it('keeps the host process small through bombs', async () => {
+    // What the bombs add, not the whole process: the test worker also holds what the test files
+    // it ran before allocated (a PGlite's memory is never handed back).
+    const before = process.memoryUsage().rss;
     for (let i = 0; i < 3; i++)
       await fails('function handler() { const a = []; for (;;) a.push(new ArrayBuffer(4e6)) }');
-    expect(process.memoryUsage().rss).toBeLessThan(1.5 * 1024 ** 3);
+    // The engine's memory has a ceiling (worker.mjs MAX_PAGES, 96 MiB): without it, 1.5 GiB.
+    expect(process.memoryUsage().rss - before).toBeLessThan(256 * 1024 ** 2);
     await works();
   });
 

@@ -5,7 +5,7 @@
 // past its limit; the code reaches only its event (a JSON copy) and a logger: no process, require,
 // fs, timers or network. Plain JavaScript, so that the worker starts without a TypeScript loader.
 import { parentPort } from 'node:worker_threads';
-import { newQuickJSWASMModule } from 'quickjs-emscripten';
+import { newQuickJSWASMModuleFromVariant, newVariant, RELEASE_SYNC } from 'quickjs-emscripten';
 
 /** The stack QuickJS may use: small enough that a runaway recursion is its InternalError, not an abort. */
 const STACK_BYTES = 256 * 1024;
@@ -14,9 +14,23 @@ const MAX_LOG_CHARS = 500;
 const MAX_MESSAGE_CHARS = 500;
 const MAX_ANSWER_CHARS = 1024 * 1024;
 
+/**
+ * The engine's WebAssembly memory, in 64 KiB pages: the 16 MiB the module needs to start, and at most
+ * room for the largest limit a function may have (64 MiB) plus 16 MiB for the engine's own. A hard
+ * ceiling: past it the engine's allocations fail inside QuickJS (its "out of memory"), however fast
+ * a function allocates; below it the interrupt handler holds each run to its own limit. Without it,
+ * a bomb grew the host process by about 1.5 GiB before its deadline stopped it.
+ */
+const INITIAL_PAGES = 256;
+const MAX_PAGES = INITIAL_PAGES + (64 + 16) * 16;
+
 let module;
 const quickjs = () => {
-  module ??= newQuickJSWASMModule();
+  module ??= newQuickJSWASMModuleFromVariant(
+    newVariant(RELEASE_SYNC, {
+      wasmMemory: new WebAssembly.Memory({ initial: INITIAL_PAGES, maximum: MAX_PAGES }),
+    }),
+  );
   return module;
 };
 
