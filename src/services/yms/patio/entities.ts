@@ -163,6 +163,16 @@ export const area = defineEntity({
  */
 export const ENTREGAR_VAGAS = 'entregarVagas';
 
+/** The areas whose hand-on a transaction already enqueued: one job per area, whatever a bulk frees. */
+const entregasPedidas = new WeakMap<object, Set<unknown>>();
+async function entregarDepois(ctx: Ctx, areaId: unknown): Promise<void> {
+  const pedidas = entregasPedidas.get(ctx.tx) ?? new Set();
+  entregasPedidas.set(ctx.tx, pedidas);
+  if (pedidas.has(areaId)) return;
+  pedidas.add(areaId);
+  await ctx.enqueue(ENTREGAR_VAGAS, { areaId });
+}
+
 export const vaga = defineEntity({
   name: 'vaga',
   description:
@@ -198,7 +208,7 @@ export const vaga = defineEntity({
       const livre = (v: Record<string, unknown> | undefined) =>
         !!v && !v.ocupada && v.ativo !== false && !v.bloqueio;
       if (livre(next) && (!livre(atual) || atual?.areaId !== next.areaId))
-        await ctx.enqueue(ENTREGAR_VAGAS, { areaId: next.areaId });
+        await entregarDepois(ctx, next.areaId);
     },
     beforeDelete: async (ctx, lida) => {
       const row = await vagaTravada(ctx, String(lida.id));
