@@ -84,15 +84,18 @@ interface Page {
  * one statement whose rows carry the count after the columns.
  */
 interface Sent {
+  /** A text search's lookups first (partners, types, vehicles and drivers matching the text). */
+  lookups: Statement[];
   page: Statement;
   count?: Statement | undefined;
 }
 
-/** The raw baseline: the captured page and count, in the tenant transaction. */
+/** The raw baseline: the captured lookups, then the page and count, in the tenant transaction. */
 function rawServer(databaseUrl: string, byCase: Map<string, Sent>) {
   return rawTenantRoute(databaseUrl, '/t/:tenant/raw/:case', async (client, _tenant, _body, params) => {
     const statements = byCase.get(params.case ?? '');
     if (!statements) throw new Error(`unknown case ${params.case}`);
+    await Promise.all(statements.lookups.map((l) => client.query(l.text, l.values)));
     const [page, count] = await Promise.all([
       client.query(statements.page.text, statements.page.values),
       statements.count
@@ -124,10 +127,12 @@ export async function runAgenda(bench: BenchContext): Promise<void> {
     const byCase = new Map<string, Sent>();
     const answers = new Map<string, Page>();
     for (const c of cases) {
-      const { result, statements } = await capture(
-        (text) => text.includes('from "agenda_busca"'),
+      const { result, statements: sent } = await capture(
+        (text) => text.includes('from "agenda_busca"') || / ilike /.test(text),
         () => post(`${ponte}${PATH(tenant)}`, c.body, auth),
       );
+      const statements = sent.filter((s) => s.text.includes('from "agenda_busca"'));
+      const lookups = sent.filter((s) => !s.text.includes('from "agenda_busca"'));
       if (result.status !== 200)
         throw new Error(`${c.id} answered ${result.status} ${result.text.slice(0, 300)}`);
       const count = statements.find((s) => s.text.startsWith('select count('));
@@ -135,7 +140,7 @@ export async function runAgenda(bench: BenchContext): Promise<void> {
       const oneScan = statements.length === 1 && page?.text.startsWith('with "m" as materialized');
       if (!page || (!oneScan && (statements.length !== 2 || !count)))
         throw new Error(`expected the page and the count, captured ${JSON.stringify(statements)}`);
-      byCase.set(c.id, { page, count });
+      byCase.set(c.id, { lookups, page, count });
       const answer = result.json as Page;
       const want = await client.query<{ n: string }>(
         `select count(*) as n from agenda where tenant = $1 and ${c.where}`,
@@ -149,6 +154,7 @@ export async function runAgenda(bench: BenchContext): Promise<void> {
       answers.set(c.id, answer);
       console.log(`(${c.id}) ${c.label}: totalElements ${answer.totalElements}`);
       console.log(`  page:  ${page.text}\n         ${JSON.stringify(page.values)}`);
+      for (const l of lookups) console.log(`  lookup: ${l.text}\n         ${JSON.stringify(l.values)}`);
     }
 
     raw = await rawServer(databaseUrl, byCase);
