@@ -264,7 +264,10 @@ describe('a full area', () => {
     expect(await t.platform.jobs.drain()).toBe(1);
     expect(await donoDa(livre.json().id)).toBeNull();
     // Spots created together (one bulk POST) ask for one hand-on of their area.
-    const lote = await acme('entities/vaga/bulk', [4, 5, 6].map((numero) => ({ areaId, rua: 9, numero })));
+    const lote = await acme(
+      'entities/vaga/bulk',
+      [4, 5, 6].map((numero) => ({ areaId, rua: 9, numero })),
+    );
     expect(lote.statusCode, lote.body).toBe(200);
     expect(await t.platform.jobs.drain()).toBe(1);
     // With a spot free and someone waiting, a newcomer does not jump the queue.
