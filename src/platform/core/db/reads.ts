@@ -14,6 +14,7 @@ import {
 import { NodePgSession } from 'drizzle-orm/node-postgres';
 import { type PgColumn, PgDialect, type PgTable, type PgView } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { GENERIC_PLAN } from './session.ts';
 import type { Tx } from './types.ts';
 
 // Reads whose WHERE changes with each request (a search's filters, an entity list's filter), made
@@ -123,19 +124,27 @@ function serverOf(
   return is(session, NodePgSession) ? (session as unknown as { client: never }).client : undefined;
 }
 
-async function run(tx: Tx, query: SQL): Promise<unknown[][]> {
+async function run(tx: Tx, query: SQL, plan?: 'generic'): Promise<unknown[][]> {
   const { sql: text, params } = dialect.sqlToQuery(query);
-  return runText(tx, text, params);
+  return runText(tx, text, params, plan);
 }
 
-async function runText(tx: Tx, text: string, params: unknown[]): Promise<unknown[][]> {
+async function runText(tx: Tx, text: string, params: unknown[], plan?: 'generic'): Promise<unknown[][]> {
   const server = serverOf(tx)!;
   const name = nameOf(text);
   const config = { text, rowMode: 'array', types: TYPES, ...(name ? { name } : {}) } as pg.QueryConfig;
+  // Only a named statement keeps a plan: an unnamed one is planned at every run anyway.
+  if (plan === 'generic' && name) (config as { [GENERIC_PLAN]?: true })[GENERIC_PLAN] = true;
   return (await server.query(config, params)).rows as unknown[][];
 }
 
 export interface RowsOptions {
+  /**
+   * `generic`: the statement runs the plan PostgreSQL made once for its shape, not one made for
+   * each request's values (session.ts GENERIC_PLAN), in reads. For shapes whose generic plan is the
+   * right one for any value: each caller says why (yms/agenda busca.ts).
+   */
+  plan?: 'generic' | undefined;
   orderBy?: SQL[];
   limit?: number;
   offset?: number;
@@ -172,7 +181,7 @@ export async function selectRows<T extends Row = Row>(
   if (options.limit !== undefined) parts.push(sql` limit ${options.limit}`);
   if (options.offset) parts.push(sql` offset ${options.offset}`);
   if (options.forUpdate) parts.push(sql.raw(' for update'));
-  return mapRows<T>(shape, await run(tx, sql.join(parts)));
+  return mapRows<T>(shape, await run(tx, sql.join(parts), options.plan));
 }
 
 function mapRows<T>(shape: Shape, rows: unknown[][]): T[] {
@@ -265,20 +274,21 @@ export async function selectPage<T extends Row = Row>(
         `select ${shape.list}, (select count(*) from "m") from ${shape.from} ` +
         `where ${keyName} in (select * from "p")${order}`,
       [...rendered.params, options.limit, offset],
+      options.plan,
     );
     // A page past the end has no row to carry the count: asked apart (a rare request).
     const total =
       rows.length > 0
         ? Number(rows[0]![shape.keys.length])
         : offset > 0
-          ? Number((await runText(tx, count, rendered.params))[0]?.[0] ?? 0)
+          ? Number((await runText(tx, count, rendered.params, options.plan))[0]?.[0] ?? 0)
           : 0;
     return { rows: mapRows<T>(shape, rows), total };
   }
   const page = `select ${shape.list} from ${shape.from}${filter}${order} limit $${n + 1} offset $${n + 2}`;
   const [rows, counted] = await Promise.all([
-    runText(tx, page, [...rendered.params, options.limit, offset]),
-    runText(tx, count, rendered.params),
+    runText(tx, page, [...rendered.params, options.limit, offset], options.plan),
+    runText(tx, count, rendered.params, options.plan),
   ]);
   return { rows: mapRows<T>(shape, rows), total: Number(counted[0]?.[0] ?? 0) };
 }

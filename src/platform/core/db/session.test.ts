@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { openTestDb } from '../../../../test/harness.ts';
 import { integrationEntities } from '../../../services/hcm/platform_integration/tables.ts';
 import { type Database, rowsOf } from './database.ts';
+import { selectPage } from './reads.ts';
 import { statement } from './statement.ts';
 import { Store } from './store.ts';
 
@@ -125,5 +126,47 @@ describe('a tenant’s statements', () => {
     expect(await db.tenant('acme', async () => 'answered')).toBe('answered');
     expect(await db.tenant('acme', async () => 'answered', { reads: true })).toBe('answered');
     expect((await settings()).role).not.toBe('ponte_app');
+  });
+});
+
+describe.skipIf(!process.env.DATABASE_URL)('a read that asks for its generic plan (PostgreSQL)', () => {
+  /** What PostgreSQL counts of the named statements of `integration_entities` on the connection. */
+  const plans = async () =>
+    rowsOf<{ generic: number; custom: number }>(
+      await db.db.execute(
+        sql`select coalesce(sum(generic_plans), 0)::int as generic, coalesce(sum(custom_plans), 0)::int as custom
+              from pg_prepared_statements
+             where name like 'ponte_r_%' and statement like '%integration_entities%entity_id%'`,
+      ),
+    )[0]!;
+  const pageOf = (tenant: string, pattern: string, plan?: 'generic') =>
+    db.tenant(
+      tenant,
+      async (tx) =>
+        // No store condition: row-level security alone keeps the other tenant out.
+        (
+          await selectPage<{ tenant: string }>(tx, integrationEntities, sql`entity_id like ${pattern}`, {
+            limit: 10,
+            orderBy: [sql`entity_id`],
+            plan,
+          })
+        ).rows,
+      { reads: true },
+    );
+
+  it('runs its one plan, as its own tenant, and leaves the setting behind', async () => {
+    const before = await plans();
+    for (const tenant of ['acme', 'globex', 'acme'])
+      expect(tenantsSeen(await pageOf(tenant, 'id-%', 'generic'))).toEqual([tenant]);
+    const after = await plans();
+    // The page and its count, three times each: planned once each, the runs after reuse the plan.
+    expect(after.generic - before.generic).toBe(6);
+    expect(after.custom - before.custom).toBe(0);
+    // The statement after it, on the same connection, is planned as usual.
+    expect(
+      rowsOf<{ mode: string }>(await db.db.execute(sql`select current_setting('plan_cache_mode') as mode`))[0],
+    ).toEqual({ mode: 'auto' });
+    await pageOf('acme', 'id-%');
+    expect((await plans()).custom - after.custom).toBe(2);
   });
 });

@@ -34,7 +34,26 @@ const PREPARED = {
       `select set_config('${TENANT_SETTING}', $1, true), set_config('role', '${APP_ROLE}', true), ` +
       `set_config('transaction_read_only', 'on', true)`,
   },
+  /** The reader's settings and a generic plan for the statement it opens (`GENERIC_PLAN`). */
+  genericReader: {
+    name: 'ponte_reader_generic',
+    text:
+      `select set_config('${TENANT_SETTING}', $1, true), set_config('role', '${APP_ROLE}', true), ` +
+      `set_config('transaction_read_only', 'on', true), set_config('plan_cache_mode', 'force_generic_plan', true)`,
+  },
 } as const;
+
+/**
+ * A read's statement (pg's query config) that asks for its generic plan: PostgreSQL plans a named
+ * statement with its values for its first five runs, then keeps doing so while the generic plan's
+ * estimate is the higher, which for searches (a text through a trigram index, a range of dates) is
+ * always: every run then pays its planning, 0.3–1 ms of the server's CPU for filtrarAgenda's page,
+ * more than running it (docs/performance.md "Plans"). A statement marked so runs its plan made
+ * once per connection. Only for statements whose generic plan is the one wanted for every value
+ * (reads.ts `PageOptions.plan`); honoured in reads (an `each` opening), where the setting ends with
+ * the statement; inside a transaction the statement is planned as any other.
+ */
+export const GENERIC_PLAN = Symbol('ponte.genericPlan');
 
 /** One statement of an opening: a prepared statement's name and its values. */
 interface Step {
@@ -42,8 +61,11 @@ interface Step {
   values: unknown[];
 }
 
-/** How a transaction opens: before its first statement (`first`) or before every one (`each`). */
-export type Opening = { first: Step[] } | { each: Step[] };
+/**
+ * How a transaction opens: before its first statement (`first`) or before every one (`each`; then
+ * `generic` before a statement marked with GENERIC_PLAN).
+ */
+export type Opening = { first: Step[] } | { each: Step[]; generic: Step[] };
 
 export const openings = {
   system: (): Opening => ({ first: [{ name: PREPARED.begin.name, values: [] }] }),
@@ -53,7 +75,10 @@ export const openings = {
       { name: PREPARED.tenant.name, values: [tenant] },
     ],
   }),
-  reads: (tenant: string): Opening => ({ each: [{ name: PREPARED.reader.name, values: [tenant] }] }),
+  reads: (tenant: string): Opening => ({
+    each: [{ name: PREPARED.reader.name, values: [tenant] }],
+    generic: [{ name: PREPARED.genericReader.name, values: [tenant] }],
+  }),
 };
 
 /** The parts of pg's protocol connection and Query that the opening speaks to (pg/lib/query.js). */
@@ -152,6 +177,8 @@ export class ServerConnection {
   /** The steps still to send before the next statement, and whether every statement gets them. */
   private steps: Step[] | undefined;
   private each = false;
+  /** In reads: the steps before a statement that asks for its generic plan. */
+  private genericSteps: Step[] | undefined;
   /** Whether the current transaction was begun on the server (it then needs its commit or rollback). */
   private begun = false;
 
@@ -191,7 +218,8 @@ export class ServerConnection {
   /** The pg `query` drizzle calls (a config object and the values). */
   query(config: pg.QueryConfig, values?: unknown[]): Promise<pg.QueryResult> {
     if (this.each) this.hold();
-    const steps = this.steps;
+    const steps =
+      this.each && (config as { [GENERIC_PLAN]?: true })[GENERIC_PLAN] ? this.genericSteps : this.steps;
     if (steps === undefined) return this.client.query(config, values);
     if (!this.each) {
       this.steps = undefined;
@@ -210,6 +238,7 @@ export class ServerConnection {
   ): Promise<{ result: T } | { error: unknown; sound: boolean }> {
     this.each = 'each' in opening;
     this.steps = 'each' in opening ? opening.each : opening.first;
+    this.genericSteps = 'each' in opening ? opening.generic : undefined;
     this.begun = false;
     try {
       const result = await work(this.db);
@@ -226,6 +255,7 @@ export class ServerConnection {
       return { error, sound: sound && !staleStatement(error) };
     } finally {
       this.steps = undefined;
+      this.genericSteps = undefined;
       this.each = false;
       this.begun = false;
     }

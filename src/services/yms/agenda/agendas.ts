@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { action, query } from '../../../platform/core/registry.ts';
 import { DateOnly, Enum, Int64, Type } from '../../../platform/core/schema.ts';
-import { condicoes, MAX_PAGE_SIZE, pagina } from './busca.ts';
+import { condicoes, type Filtros, leitura, MAX_PAGE_SIZE, pagina } from './busca.ts';
 import { AgendaAlteracao, editable, MAX_IDS_PESQUISA, SORT_FIELDS, StatusAgendamento } from './contract.ts';
 import { validarCustom } from './custom.ts';
 import { agenda as agendaEntity } from './entities.ts';
@@ -168,7 +168,7 @@ export const agendas = {
     output: Type.Object({ agendas: Type.Array(Agenda), totalElements: Int64(), totalPages: Int64() }),
     handler: async (ctx, input) => {
       const texto = input.pesquisa?.trim();
-      const where = await condicoes(ctx, {
+      const filtros: Filtros = {
         plantaId: input.plantaId,
         descricao: input.descricao,
         dia:
@@ -188,8 +188,8 @@ export const agendas = {
               motoristaIds: input.pesquisaMotoristaIds ?? [],
             }
           : undefined,
-      });
-      return pagina(ctx, where, input, Boolean(texto || input.descricao?.trim()));
+      };
+      return pagina(ctx, await condicoes(ctx, filtros), input, leitura(filtros));
     },
   }),
 };

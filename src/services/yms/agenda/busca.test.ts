@@ -4,6 +4,7 @@ import { type TestApp, testApp } from '../../../../test/harness.ts';
 import { Store } from '../../../platform/core/db/store.ts';
 import { makeMotorista, makeVeiculo, seed } from '../patio/fixtures.ts';
 import { motorista, veiculo } from '../patio/tables/veiculos.ts';
+import { leitura } from './busca.ts';
 import { agendaCall, makeAgenda, makeTipo, seedAgendas, seedTipos } from './fixtures.ts';
 import { externalTenant } from './tables/parceiros.ts';
 
@@ -372,5 +373,36 @@ describe('getAgendasPorPeriodo', () => {
       size: 2,
     });
     expect(res.statusCode).toBe(422);
+  });
+});
+
+describe('how a search is read (leitura)', () => {
+  const noPatio = (texto: string) => ({ pesquisa: { texto, veiculoIds: [], motoristaIds: [] } });
+  const vencidas = { vencidas: { horas: 24, agora } };
+  it.each([
+    ['no text, no overdue: a plan for the values', {}, { texto: false, generico: false }],
+    [
+      'a plant alone (skewed): a plan for the values',
+      { plantaId: randomUUID() },
+      { texto: false, generico: false },
+    ],
+    ['overdue: the partial index for any value', vencidas, { texto: false, generico: true }],
+    ['a text with a trigram', noPatio(' a3f9 '), { texto: true, generico: true }],
+    ['a description with a trigram', { descricao: 'Soja' }, { texto: true, generico: true }],
+    ['accented letters are a trigram', noPatio('açú'), { texto: true, generico: true }],
+    ['two letters: no trigram, a plan for the value', noPatio('ab'), { texto: true, generico: false }],
+    [
+      'punctuation between: no trigram',
+      { ...noPatio('a-b-c'), ...vencidas },
+      { texto: true, generico: false },
+    ],
+    [
+      'one text without a trigram spoils the other',
+      { ...noPatio('soja'), descricao: 'x' },
+      { texto: true, generico: false },
+    ],
+    ['blank texts are no text', { ...noPatio('  '), descricao: ' ' }, { texto: false, generico: false }],
+  ])('%s', (_what, filtros, expected) => {
+    expect(leitura(filtros)).toEqual(expected);
   });
 });

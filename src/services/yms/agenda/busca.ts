@@ -196,12 +196,39 @@ export interface Paginacao {
   sortOrder?: number | undefined;
 }
 
+/** At least one trigram: a run of three letters or digits (pg_trgm's words). */
+const TRIGRAMA = /[\p{L}\p{N}]{3}/u;
+
+/**
+ * How the page of these filters is read (`pagina`): `texto`, the filters match a text (pesquisa,
+ * descricao), whose every match is rechecked on its row, so the page and the count read the matches
+ * once (core/db/reads.ts `oneScan`); `generico`, the statement runs its generic plan, made once per
+ * connection instead of for every request (core/db/session.ts GENERIC_PLAN; docs/agenda.md "Indexes
+ * and plans"). Generic only where that plan is the one for any value: a text with a trigram in it
+ * (the trigram indexes' BitmapOr whatever the text; a text without one would make the generic plan
+ * read the whole index, where a plan for the value reads the table), or the overdue ones (the partial
+ * index agenda_nao_iniciada in date order, its states constants of the SQL). Plants, partners and
+ * states are skewed, and a plan for their values stays the better one there.
+ */
+export function leitura(f: Filtros): { texto: boolean; generico: boolean } {
+  const textos = [f.pesquisa?.texto.trim(), f.descricao?.trim()].filter((t): t is string => Boolean(t));
+  const comTrigramas = textos.every((t) => TRIGRAMA.test(t));
+  return {
+    texto: textos.length > 0,
+    generico: comTrigramas && (textos.length > 0 || f.vencidas !== undefined),
+  };
+}
+
 /**
  * One page of the agendas `where` selects, in the asked order; ties by code (unique), so pages never
- * overlap. `texto`: the filters match a text (pesquisa, descricao), whose every match is rechecked on
- * its row: the page and the count then read the matches once (core/db/reads.ts `oneScan`).
+ * overlap; read as `leitura` says.
  */
-export async function pagina(ctx: Ctx, where: SQL, p: Paginacao, texto = false) {
+export async function pagina(
+  ctx: Ctx,
+  where: SQL,
+  p: Paginacao,
+  { texto, generico }: { texto: boolean; generico: boolean } = { texto: false, generico: false },
+) {
   const direction = p.sortOrder === -1 ? desc : asc;
   const field = p.sortField ?? 'dataEsperada';
   const order = [direction(agenda[field]), ...(field === 'codigo' ? [] : [asc(agenda.codigo)])];
@@ -211,6 +238,7 @@ export async function pagina(ctx: Ctx, where: SQL, p: Paginacao, texto = false) 
     limit: p.size,
     offset: p.page * p.size,
     oneScan: texto ? { key: agenda.id, columns: [agenda[field], agenda.codigo] } : undefined,
+    plan: generico ? 'generic' : undefined,
   });
   return { agendas: rows.map(compact), totalElements, totalPages: Math.ceil(totalElements / p.size) };
 }
@@ -342,7 +370,7 @@ export const busca = {
       ]);
       const texto = input.pesquisa?.trim();
       const [noPatio, cadastros] = texto ? await pesquisaEmTudo(ctx, texto) : [];
-      const where = await condicoes(ctx, {
+      const filtros: Filtros = {
         plantaId: input.plantaId,
         parceiroId: input.externalTenantId,
         tipoAgendamentoIds: input.tipoAgendamentoId ? [input.tipoAgendamentoId] : undefined,
@@ -361,8 +389,8 @@ export const busca = {
         unscheduled: input.unscheduled,
         pesquisa: noPatio,
         cadastros,
-      });
-      return pagina(ctx, where, input, Boolean(texto || input.descricao?.trim()));
+      };
+      return pagina(ctx, await condicoes(ctx, filtros), input, leitura(filtros));
     },
   }),
 
