@@ -164,7 +164,9 @@ describe.skipIf(!process.env.DATABASE_URL)('a read that asks for its generic pla
     expect(after.custom - before.custom).toBe(0);
     // The statement after it, on the same connection, is planned as usual.
     expect(
-      rowsOf<{ mode: string }>(await db.db.execute(sql`select current_setting('plan_cache_mode') as mode`))[0],
+      rowsOf<{ mode: string }>(
+        await db.db.execute(sql`select current_setting('plan_cache_mode') as mode`),
+      )[0],
     ).toEqual({ mode: 'auto' });
     await pageOf('acme', 'id-%');
     expect((await plans()).custom - after.custom).toBe(2);
