@@ -118,6 +118,8 @@ async function main(): Promise<void> {
   await admin.query(`create database ${dbName}`);
   await admin.end();
   cleanups.push(async () => {
+    // BENCH_KEEP_DB=1 leaves the seeded database behind, to replay or EXPLAIN its statements.
+    if (process.env.BENCH_KEEP_DB === '1') return console.log(`kept database ${dbName}`);
     const c = new pg.Client({ connectionString: serverUrl.toString() });
     await c.connect();
     await c.query(`drop database if exists ${dbName} with (force)`);

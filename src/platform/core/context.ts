@@ -18,9 +18,21 @@ import { validate } from './validation.ts';
 /** The signal of work that is never asked to stop early (requests). */
 const NEVER = new AbortController().signal;
 
+/**
+ * What lives as long as one transaction, shared by every context in it (ctx.call's too): the hooks
+ * that run after its commit and the state kept by `Ctx.transactionLocal`. Never keyed by `ctx.tx`:
+ * on a PostgreSQL server that object is the pooled connection's, the same for every transaction the
+ * connection runs (core/db/session.ts).
+ */
+interface TransactionScope {
+  hooks: Array<() => unknown>;
+  locals: Map<symbol, unknown>;
+}
+const newScope = (): TransactionScope => ({ hooks: [], locals: new Map() });
+
 class OperationContext implements Ctx {
   readonly service: ServiceDeclaration;
-  private readonly commitHooks: Array<() => unknown>;
+  private readonly scope: TransactionScope;
   private storeInstance: Store | undefined;
 
   constructor(
@@ -28,10 +40,10 @@ class OperationContext implements Ctx {
     service: ServiceDeclaration,
     private readonly invocation: Invocation,
     private readonly transaction: Tx | undefined,
-    commitHooks: Array<() => unknown>,
+    scope: TransactionScope,
   ) {
     this.service = service;
-    this.commitHooks = commitHooks;
+    this.scope = scope;
   }
 
   get tenant() {
@@ -80,7 +92,7 @@ class OperationContext implements Ctx {
       target.service,
       this.invocation,
       this.transaction,
-      this.commitHooks,
+      this.scope,
     );
     return (await invoke(ctx, target, value)) as O;
   }
@@ -105,7 +117,12 @@ class OperationContext implements Ctx {
   }
 
   afterCommit(fn: () => unknown): void {
-    this.commitHooks.push(fn);
+    this.scope.hooks.push(fn);
+  }
+
+  transactionLocal<T>(key: symbol, make: () => T): T {
+    if (!this.scope.locals.has(key)) this.scope.locals.set(key, make());
+    return this.scope.locals.get(key) as T;
   }
 
   inTransaction<T>(work: (ctx: Ctx) => Promise<T>): Promise<T> {
@@ -126,15 +143,19 @@ export async function run<T>(
   invocation: Invocation,
   work: (ctx: Ctx) => Promise<T>,
 ): Promise<T> {
-  const hooks: Array<() => unknown> = [];
-  const inTx = (tx: Tx | undefined) => work(new OperationContext(platform, service, invocation, tx, hooks));
+  // A fresh scope for every attempt of the transaction's work: nothing of one carries into the next.
+  let scope = newScope();
+  const inTx = (tx: Tx | undefined) => {
+    scope = newScope();
+    return work(new OperationContext(platform, service, invocation, tx, scope));
+  };
   const result =
     mode === 'none'
       ? await inTx(undefined)
       : mode === 'system'
         ? await platform.db.system(inTx)
         : await platform.db.tenant(invocation.tenant.name, inTx, { reads: mode === 'reads' });
-  for (const hook of hooks) await hook();
+  for (const hook of scope.hooks) await hook();
   return result;
 }
 
@@ -205,7 +226,7 @@ export async function executeJob(
   tx: Tx | undefined,
   handler: (ctx: Ctx) => Promise<unknown>,
 ): Promise<{ result: unknown; hooks: Array<() => unknown> }> {
-  const hooks: Array<() => unknown> = [];
-  const result = await handler(new OperationContext(platform, service, invocation, tx, hooks));
-  return { result, hooks };
+  const scope = newScope();
+  const result = await handler(new OperationContext(platform, service, invocation, tx, scope));
+  return { result, hooks: scope.hooks };
 }

@@ -241,6 +241,12 @@ export interface Ctx {
    */
   afterCommit(fn: () => unknown): void;
   /**
+   * State that lives as long as this transaction, shared by the contexts of its ctx.call's: made by
+   * `make` on the first use of `key`, gone with the transaction. (Never key state by `ctx.tx`: on a
+   * PostgreSQL server it is the pooled connection's object, the same for all its transactions.)
+   */
+  transactionLocal<T>(key: symbol, make: () => T): T;
+  /**
    * Runs `work` in a transaction of its own, committed when it returns: for operations declared
    * `transaction: 'none'` that must keep a record of a failure they then report (the failed part
    * rolls back, the record of it does not).

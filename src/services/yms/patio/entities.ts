@@ -164,10 +164,9 @@ export const area = defineEntity({
 export const ENTREGAR_VAGAS = 'entregarVagas';
 
 /** The areas whose hand-on a transaction already enqueued: one job per area, whatever a bulk frees. */
-const entregasPedidas = new WeakMap<object, Set<unknown>>();
+const ENTREGAS_PEDIDAS = Symbol('yms/patio: entregas pedidas');
 async function entregarDepois(ctx: Ctx, areaId: unknown): Promise<void> {
-  const pedidas = entregasPedidas.get(ctx.tx) ?? new Set();
-  entregasPedidas.set(ctx.tx, pedidas);
+  const pedidas = ctx.transactionLocal(ENTREGAS_PEDIDAS, () => new Set<unknown>());
   if (pedidas.has(areaId)) return;
   pedidas.add(areaId);
   await ctx.enqueue(ENTREGAR_VAGAS, { areaId });

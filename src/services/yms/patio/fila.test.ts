@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type TestApp, tableCounts, testApp } from '../../../../test/harness.ts';
+import { openTestDb, type TestApp, tableCounts, testApp } from '../../../../test/harness.ts';
 import {
   asTenant,
   makeArea,
@@ -38,7 +38,9 @@ interface Push {
 }
 
 beforeAll(async () => {
-  t = await testApp();
+  // One connection on PostgreSQL: every transaction reuses its `ctx.tx`, so what one transaction
+  // keeps (the hand-ons it asked for) must not reach the next (core/context.ts transactionLocal).
+  t = await testApp({ db: await openTestDb({ poolSize: 1 }) });
   acme = patioCall(t, 'acme', await t.tenant('acme'));
   globex = patioCall(t, 'globex', await t.tenant('globex'));
   plantaId = (await seed(t, 'acme', planta, [makePlanta()]))[0]!.id;

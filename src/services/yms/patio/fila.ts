@@ -20,7 +20,7 @@ import { liberarVaga, tomarVagaLivre, type VagaRow } from './vagas.ts';
 // granted, and the unique indexes (one ticket per area, one queue per vehicle) are the last wall.
 
 /** What the queue functions need of a context: the caller's transaction, a clock, the outbox. */
-export type FilaCtx = Pick<Ctx, 'tx' | 'store' | 'now' | 'emit'>;
+export type FilaCtx = Pick<Ctx, 'tx' | 'store' | 'now' | 'emit' | 'transactionLocal'>;
 type ItemRow = typeof filaItem.$inferSelect;
 type Operacao = 'CRIADO' | 'ALTERADO' | 'REMOVIDO';
 
@@ -37,13 +37,13 @@ export interface Entrega {
  * atenderEntregas runs it): a spot may be freed deep inside a routine's command, which cannot
  * reach the automation without an import cycle.
  */
-const pendentes = new WeakMap<object, Entrega[]>();
+const PENDENTES = Symbol('yms/patio: entregas pendentes');
+const pendentes = (ctx: Pick<Ctx, 'transactionLocal'>) =>
+  ctx.transactionLocal(PENDENTES, (): Entrega[] => []);
 
 /** Takes the spots handed on in the context's transaction that await their automation. */
-export function tomarEntregas(ctx: Pick<Ctx, 'tx'>): Entrega[] {
-  const lista = pendentes.get(ctx.tx) ?? [];
-  pendentes.delete(ctx.tx);
-  return lista;
+export function tomarEntregas(ctx: Pick<Ctx, 'transactionLocal'>): Entrega[] {
+  return pendentes(ctx).splice(0);
 }
 
 /** Whether the area has spots at all (an area without spots has no queue). */
@@ -176,7 +176,7 @@ export async function entregarVagas(ctx: FilaCtx, areaId: string): Promise<Entre
     await remover(ctx, primeiro);
     entregues.push({ veiculoId: primeiro.veiculoId, areaId, vagaId: v.id, quando: ctx.now() });
   }
-  if (entregues.length) pendentes.set(ctx.tx, [...(pendentes.get(ctx.tx) ?? []), ...entregues]);
+  pendentes(ctx).push(...entregues);
   return entregues;
 }
 

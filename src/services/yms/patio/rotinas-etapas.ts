@@ -159,7 +159,7 @@ export async function avancarSeProxima(
 }
 
 /** The transactions running atenderEntregas (the automation it runs may hand more spots on). */
-const atendendo = new WeakSet<object>();
+const ATENDENDO = Symbol('yms/patio: atendendo entregas');
 
 /**
  * Runs the arrival automation of every vehicle a queue handed a spot to in this transaction
@@ -167,13 +167,14 @@ const atendendo = new WeakSet<object>();
  * its next step's, then the step automation runs.
  */
 export async function atenderEntregas(ctx: Ctx): Promise<void> {
-  if (atendendo.has(ctx.tx)) return;
-  atendendo.add(ctx.tx);
+  const atendendo = ctx.transactionLocal(ATENDENDO, () => ({ agora: false }));
+  if (atendendo.agora) return;
+  atendendo.agora = true;
   try {
     for (let lote = tomarEntregas(ctx); lote.length > 0; lote = tomarEntregas(ctx))
       for (const e of lote) await chegadaPelaFila(ctx, e);
   } finally {
-    atendendo.delete(ctx.tx);
+    atendendo.agora = false;
   }
 }
 
