@@ -32,5 +32,4 @@ export const E = defineErrors({
     status: 409,
     message: 'Function {name} is DISABLED: set its stage to DRAFT or ACTIVE to run it',
   },
-  uploadNotFound: { reason: 'OBJECT_NOT_FOUND', message: 'Upload {id} not found' },
 });

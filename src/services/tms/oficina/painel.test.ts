@@ -324,3 +324,63 @@ describe("each vehicle's counts, kept on write", () => {
     await confere(t, 'acme');
   });
 });
+
+describe("at the platform's clock, not the database's", () => {
+  it('the dashboard finds rows outdated, the job recounts them and the asking is rationed by the clock the app is given', async () => {
+    // A clock 100 days ahead of the database's: what the dashboard and the job judge by.
+    const real = Date.now();
+    let relogio = new Date(real + 100 * DAY);
+    const t = await testApp({ now: () => relogio });
+    const key = await t.tenant('acme');
+    const { call, cds } = await frota(t, 'acme', key, ['REL0001', 'REL0002']);
+    const [a, b] = cds as [number, number];
+    const entity = entityCall(t, 'acme', key);
+    // Due by date only (never by km), 50 and 60 days after the database's now: written, counted at
+    // the database's clock, not due there, each row's window ending at its review's date.
+    const revisao = (cd: string, veiculo: number, dias: number) =>
+      entity('POST', 'revisao', {
+        cdRevisao: cd,
+        veiculo,
+        nrHodometro: 900_000,
+        dtPrevisao: new Date(real + dias * DAY).toISOString(),
+      });
+    ok200(await revisao('R1', a, 50));
+    const linha = async (cd: number) =>
+      (
+        await t.db.system(async (tx) =>
+          rowsOf<{ revisoes: number; desde: string | null; ate: string | null }>(
+            await tx.execute(sql`select revisoes, revisoes_desde::text as desde, revisoes_ate::text as ate
+              from oficina_painel_veiculo where tenant = 'acme' and cd_veiculo = ${cd}`),
+          ),
+        )
+      )[0]!;
+    expect((await linha(a)).revisoes).toBe(0);
+    const devidas = async () => {
+      const { revisoes } = ok200(await call('queries/visaoGeral', {})).visao;
+      return revisoes.rodando + revisoes.garagem;
+    };
+
+    // At the app's clock the review is due: counted, and the row, outdated at that clock, is asked
+    // for a refresh; the job recounts it at the same clock (due, its window open-ended).
+    expect(await devidas()).toBe(1);
+    expect(await t.platform.jobs.drain()).toBe(1);
+    expect(await linha(a)).toMatchObject({ revisoes: 1, ate: null });
+    expect((await linha(a)).desde).not.toBeNull();
+    expect(await devidas()).toBe(1);
+    expect(await t.platform.jobs.drain()).toBe(0);
+
+    // Another vehicle outdated at the app's clock: asked at most once a minute of that clock.
+    ok200(await revisao('R2', b, 60));
+    expect(await devidas()).toBe(2);
+    expect(await t.platform.jobs.drain()).toBe(0);
+    relogio = new Date(relogio.getTime() + 61_000);
+    expect(await devidas()).toBe(2);
+    expect(await t.platform.jobs.drain()).toBe(1);
+    expect((await linha(b)).revisoes).toBe(1);
+
+    // Back before the reviews' dates: neither is due, though the rows hold them due since then.
+    relogio = new Date(real + 10 * DAY);
+    expect(await devidas()).toBe(0);
+    expect(await t.platform.jobs.drain()).toBe(0);
+  });
+});

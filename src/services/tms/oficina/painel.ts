@@ -8,6 +8,10 @@ import type { Ctx, JobDeclaration, Platform } from '../../../platform/core/decla
 // counted by visaoGeral from its reviews, exact but slower, and visaoGeral asks for this job, which
 // recounts those vehicles in small transactions (each locks only its own vehicles' rows, as a write
 // of their items would). Asked at most once a minute per tenant and node; a second job finds nothing.
+// "Outdated" and the recount are at the platform's clock (ctx.now()), the one visaoGeral judged the
+// rows by, never the database's: the job refreshes the rows the dashboard found outdated, and a
+// recounted row is never outdated again at that clock, so the loop ends whatever the two clocks say
+// (migration `painel_relogio`). Tests fix the time through the app's `now`.
 
 export const ATUALIZAR_PAINEL = 'atualizarPainel';
 const KIND = `tms/oficina/${ATUALIZAR_PAINEL}`;
@@ -24,7 +28,7 @@ export function pedirAtualizacao(ctx: Ctx): void {
   const porTenant = pedidos.get(ctx.platform) ?? new Map<string, number>();
   pedidos.set(ctx.platform, porTenant);
   const tenant = ctx.tenant.name;
-  const agora = Date.now();
+  const agora = ctx.now().getTime();
   if ((porTenant.get(tenant) ?? -Infinity) > agora - INTERVALO_MS) return;
   porTenant.set(tenant, agora);
   ctx.afterCommit(async () => {
@@ -42,12 +46,13 @@ export const painelJobs: Record<string, JobDeclaration> = {
       let recontados = 0;
       for (;;) {
         ctx.signal.throwIfAborted();
+        const agora = sql`(${ctx.now().toISOString()}::timestamptz at time zone 'UTC')`;
         const n = await ctx.platform.db.tenant(tenant, async (tx) => {
           const [row] = rowsOf<{ n: number }>(
-            await tx.execute(sql`select cardinality(cds) as n, oficina_painel_recontar_revisoes(${tenant}, cds)
+            await tx.execute(sql`select cardinality(cds) as n, oficina_painel_recontar_revisoes(${tenant}, cds, ${agora})
               from (select array(
                 select cd_veiculo from oficina_painel_veiculo
-                where tenant = ${tenant} and revisoes_ate <= (now() at time zone 'UTC')
+                where tenant = ${tenant} and revisoes_ate <= ${agora}
                 order by cd_veiculo limit ${LOTE}) as cds) x`),
           );
           return Number(row?.n ?? 0);

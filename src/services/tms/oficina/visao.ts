@@ -42,7 +42,7 @@ export function visaoSql(tenant: string, now: Date, cdEmpresa: number | undefine
       where r.tenant = ${tenant} and r.veiculo = v.cd_veiculo
         and (r.alerta_km <= v.nr_hodometro or r.alerta_dt <= ${agora}))
   end), 0)::int as revisoes,
-  count(*) filter (where c.revisoes_ate <= (now() at time zone 'UTC'))::int as vencidos
+  count(*) filter (where c.revisoes_ate <= ${agora})::int as vencidos
 from oficina_veiculo v
 left join oficina_painel_veiculo c on c.tenant = ${tenant} and c.cd_veiculo = v.cd_veiculo
 where v.tenant = ${tenant} and v.ds_status is distinct from 'INATIVO'${empresa}
