@@ -1,5 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import pg from 'pg';
+import { lockName } from '../src/platform/core/db/locks.ts';
+import { OUTBOX_LOCK } from '../src/platform/core/outbox.ts';
 import { rawTenantRoute } from './baselines.ts';
 import type { BenchContext } from './entities.ts';
 import { envInt, fmt, type Measured, post, ratio, scenario, TABLE_HEADER, tableRow } from './harness.ts';
@@ -17,7 +19,7 @@ const TAKEN = Math.floor((SPOTS * 3) / 4);
 const FREE_SQL =
   'select id, area_id, rua, numero from patio_vaga where tenant = $1 and area_id = $2 ' +
   'and not ocupada and ativo and not bloqueio order by rua, numero, id limit 1';
-const APPEND_SQL = `with l as (select pg_advisory_xact_lock(7123002, hashtext($1)))
+const APPEND_SQL = `with l as (select pg_advisory_xact_lock(hashtextextended($4, 0)))
   insert into outbox (tenant, topic, payload) select $1, $2, $3::jsonb from l returning id`;
 
 async function seedYard(client: pg.Client, tenant: string): Promise<string[]> {
@@ -117,7 +119,7 @@ export async function runPatio(bench: BenchContext): Promise<void> {
     });
     results.push(i1);
     const rawAppend = await rawTenantRoute(databaseUrl, '/t/:tenant/append', async (c, t, body) => {
-      await c.query(APPEND_SQL, [t, 'yms/patio/wsFilaItem', JSON.stringify(body)]);
+      await c.query(APPEND_SQL, [t, 'yms/patio/wsFilaItem', JSON.stringify(body), lockName(OUTBOX_LOCK, t)]);
       return null;
     });
     let i2: Measured;

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import Fastify from 'fastify';
 import pg from 'pg';
+import { lockName } from '../src/platform/core/db/locks.ts';
 import { APP_ROLE, TENANT_SETTING } from '../src/platform/core/db/tenancy.ts';
+import { OUTBOX_LOCK } from '../src/platform/core/outbox.ts';
 import type { BenchContext } from './entities.ts';
 import { fmt, type Measured, post, ratio, scenario, TABLE_HEADER, tableRow } from './harness.ts';
 
@@ -137,9 +139,9 @@ async function rawPgInserts(databaseUrl: string): Promise<{ url: string; close: 
         [id],
       );
       await client.query(
-        `with l as (select pg_advisory_xact_lock(7123002, hashtext($1)))
+        `with l as (select pg_advisory_xact_lock(hashtextextended($3, 0)))
          insert into outbox (tenant, topic, payload) select $1, 'erp_isl/int_pedidovenda/pedidoVendaInserido', $2::jsonb from l`,
-        [tenant, JSON.stringify(b)],
+        [tenant, JSON.stringify(b), lockName(OUTBOX_LOCK, tenant)],
       );
       await client.query('commit');
       return {};

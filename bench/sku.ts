@@ -1,4 +1,6 @@
 import pg from 'pg';
+import { lockName } from '../src/platform/core/db/locks.ts';
+import { OUTBOX_LOCK } from '../src/platform/core/outbox.ts';
 import { rawTenantRoute } from './baselines.ts';
 import type { BenchContext } from './entities.ts';
 import { fmt, type Measured, post, ratio, scenario, TABLE_HEADER, tableRow } from './harness.ts';
@@ -174,9 +176,9 @@ async function criarRaw(client: pg.PoolClient, tenant: string, body: Row) {
     [tenant, ...values],
   );
   await client.query(
-    `with l as (select pg_advisory_xact_lock(7123002, hashtext($1)))
+    `with l as (select pg_advisory_xact_lock(hashtextextended($3, 0)))
      insert into outbox (tenant, topic, payload) select $1, 'erp_sup/cot_cotacao/cotacaoCriada', $2::jsonb from l`,
-    [tenant, JSON.stringify({ idCotacao, cotacao: itens })],
+    [tenant, JSON.stringify({ idCotacao, cotacao: itens }), lockName(OUTBOX_LOCK, tenant)],
   );
   return { idCotacao };
 }

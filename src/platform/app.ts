@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { CredentialStore } from './auth/credentials.ts';
-import { type BlobStore, openBlobStore } from './blobs/store.ts';
+import { type BlobStore, blobPruner, openBlobStore } from './blobs/store.ts';
 import { type Config, loadConfig } from './core/config.ts';
 import { run } from './core/context.ts';
 import { Database } from './core/db/database.ts';
@@ -159,6 +159,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   platform.events.attach(platform);
   platform.events.addConsumer(webhookFanOut(platform));
   platform.events.addWorker(new WebhookDeliverer(platform));
+  platform.events.addWorker(blobPruner(platform));
   const nats = config.natsUrl ? new NatsPublisher(platform) : undefined;
   if (nats) platform.events.addConsumer(nats.consumer());
   subscribeServices(platform);

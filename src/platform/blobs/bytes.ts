@@ -4,16 +4,28 @@ import type { Readable } from 'node:stream';
 // database (postgres.ts) or an S3-compatible bucket (s3.ts). Everything else a store does (keys,
 // signed URLs, limits, the `blobs` facts) is store.ts, once, so every store behaves the same.
 
+/** Where a key's bytes are, from its facts row (`blobs`): the PostgreSQL store's version, and the size. */
+export interface BlobAt {
+  version: string | null;
+  size: number;
+}
+
 export interface BlobBytes {
   readonly kind: 'folder' | 'postgres' | 's3';
   /**
-   * Streams `body` in as the bytes of the tenant's key, never holding the whole of it. The bytes
-   * replace what the key held only once they are whole: when `body` fails (over the limit, the
-   * client went away) this rejects and the key keeps its previous bytes, or none.
+   * Streams `body` in as the bytes of the tenant's key, never holding the whole of it. When `body`
+   * fails (over the limit, the client went away) this rejects and the key keeps its previous bytes,
+   * or none. The folder and S3 replace the key's bytes once they are whole and answer undefined; the
+   * PostgreSQL store writes them under a new version and answers it: the bytes become the key's
+   * when the facts naming that version commit (store.ts), or go with `discard` when they do not.
    */
-  put(tenant: string, key: string, body: Readable, contentType: string): Promise<void>;
-  /** The key's bytes as a stream, or undefined when it has none. */
-  get(tenant: string, key: string): Promise<Readable | undefined>;
+  put(tenant: string, key: string, body: Readable, contentType: string): Promise<string | undefined>;
+  /** The bytes `at` names (the key's, in the folder and S3) as a stream, or undefined when there are none. */
+  get(tenant: string, key: string, at: BlobAt): Promise<Readable | undefined>;
+  /** Deletes the bytes of a version `put` answered whose facts never committed. */
+  discard?(tenant: string, version: string): Promise<void>;
+  /** Deletes the bytes of versions replaced long enough ago (postgres.ts); answers how many versions. */
+  prune?(now: Date): Promise<number>;
   close(): Promise<void>;
 }
 

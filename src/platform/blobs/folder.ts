@@ -24,7 +24,7 @@ export class FolderBytes implements BlobBytes {
     return join(this.root, tenant, key);
   }
 
-  async put(tenant: string, key: string, body: Readable): Promise<void> {
+  async put(tenant: string, key: string, body: Readable): Promise<undefined> {
     const target = this.file(tenant, key);
     const temp = join(this.root, '.incoming', randomUUID());
     await mkdir(dirname(temp), { recursive: true });
@@ -32,6 +32,7 @@ export class FolderBytes implements BlobBytes {
       await pipeline(body, createWriteStream(temp));
       await mkdir(dirname(target), { recursive: true });
       await rename(temp, target);
+      return undefined;
     } catch (err) {
       await rm(temp, { force: true });
       throw err;

@@ -47,7 +47,7 @@ export class S3Bytes implements BlobBytes {
     return `${this.config.prefix}${tenant}/${key}`;
   }
 
-  async put(tenant: string, key: string, body: Readable, contentType: string): Promise<void> {
+  async put(tenant: string, key: string, body: Readable, contentType: string): Promise<undefined> {
     const upload = new this.storage.Upload({
       client: this.client,
       params: {
@@ -61,6 +61,7 @@ export class S3Bytes implements BlobBytes {
       leavePartsOnError: false,
     });
     await upload.done();
+    return undefined;
   }
 
   async get(tenant: string, key: string): Promise<Readable | undefined> {

@@ -6,7 +6,7 @@ import type { BlobStoreKind, Config } from '../core/config.ts';
 import type { Database } from '../core/db/database.ts';
 import { ApiError, errors } from '../core/errors.ts';
 import type { BlobInfo, BlobOp, Blobs, SignedUrl } from '../core/ports.ts';
-import type { BlobBytes } from './bytes.ts';
+import type { BlobAt, BlobBytes } from './bytes.ts';
 import { FolderBytes } from './folder.ts';
 import { PostgresBytes } from './postgres.ts';
 import { S3Bytes } from './s3.ts';
@@ -144,25 +144,35 @@ export class BlobStore implements Blobs {
     });
     // A failing body destroys the meter too, so the store sees the failure and keeps nothing.
     const metered = pipeline(body, meter, () => undefined);
+    let version: string | undefined;
     try {
-      await this.bytes.put(tenant, key, metered, contentType);
+      version = await this.bytes.put(tenant, key, metered, contentType);
     } catch (err) {
       // Stores wrap a stream's failure in their own errors: the limit is told as it is, by every store.
       throw refused ?? err;
     }
-    // A store that stopped reading early (it must not) would otherwise record a short file.
-    if (refused) throw refused;
     const info = { key, size, sha256: hash.digest('hex'), contentType, uploadedAt: this.now() };
-    await this.db.tenant(tenant, (tx) =>
-      tx
-        .insert(blobs)
-        .values({ tenant, ...info })
-        .onConflictDoUpdate({ target: [blobs.tenant, blobs.key], set: info }),
-    );
+    try {
+      // A store that stopped reading early (it must not) would otherwise record a short file.
+      if (refused) throw refused;
+      // One statement switches the facts and the version (PostgreSQL store) together: of uploads
+      // racing for a key, the last to commit here is the key's, bytes and facts alike.
+      const row = { ...info, version: version ?? null };
+      await this.db.tenant(tenant, (tx) =>
+        tx
+          .insert(blobs)
+          .values({ tenant, ...row })
+          .onConflictDoUpdate({ target: [blobs.tenant, blobs.key], set: row }),
+      );
+    } catch (err) {
+      if (version) await this.bytes.discard?.(tenant, version).catch(() => undefined);
+      throw err;
+    }
     return { ...info, uploadedAt: info.uploadedAt.toISOString() };
   }
 
-  async stat(tenant: string, key: string): Promise<BlobInfo | undefined> {
+  /** The key's facts and where its bytes are, read in one statement. */
+  private async facts(tenant: string, key: string): Promise<{ info: BlobInfo; at: BlobAt } | undefined> {
     if (!isBlobKey(key)) return undefined;
     const [row] = await this.db.db
       .select()
@@ -170,28 +180,67 @@ export class BlobStore implements Blobs {
       .where(and(eq(blobs.tenant, tenant), eq(blobs.key, key)));
     if (!row) return undefined;
     return {
-      key,
-      size: row.size,
-      sha256: row.sha256,
-      contentType: row.contentType,
-      uploadedAt: row.uploadedAt.toISOString(),
+      info: {
+        key,
+        size: row.size,
+        sha256: row.sha256,
+        contentType: row.contentType,
+        uploadedAt: row.uploadedAt.toISOString(),
+      },
+      at: { version: row.version, size: row.size },
     };
   }
 
-  /** The blob's bytes; 404 when the tenant has no such blob, or its store has no bytes for it. */
+  async stat(tenant: string, key: string): Promise<BlobInfo | undefined> {
+    return (await this.facts(tenant, key))?.info;
+  }
+
+  /**
+   * The blob's bytes, with the facts of the same upload (what a download sends as its length and
+   * ETag); 404 when the tenant has no such blob, or its store has no bytes for it.
+   */
   async open(tenant: string, key: string): Promise<{ info: BlobInfo; stream: Readable }> {
-    const info = await this.stat(tenant, key);
-    if (!info) throw errors.notFound(`Blob ${key} not found`);
-    const stream = await this.bytes.get(tenant, key);
+    const found = await this.facts(tenant, key);
+    if (!found) throw errors.notFound(`Blob ${key} not found`);
+    const { info, at } = found;
+    const stream = await this.bytes.get(tenant, key, at);
     // Recorded but not where this node looks: a folder store that the nodes do not share, or bytes
     // removed behind the platform's back. Said as such, for whoever reads the error.
     if (!stream) throw errors.notFound(`Blob ${key} not found in the ${this.kind} store of this node`);
     return { info, stream };
   }
 
+  /**
+   * Deletes the bytes that replaced uploads left (the PostgreSQL store keeps them a while for the
+   * downloads begun before); answers how many versions. Other stores replace in place: nothing.
+   */
+  async prune(now = this.now()): Promise<number> {
+    return (await this.bytes.prune?.(now)) ?? 0;
+  }
+
   close(): Promise<void> {
     return this.bytes.close();
   }
+}
+
+/**
+ * The pass that deletes replaced uploads' bytes (BlobStore.prune), driven by the event dispatcher's
+ * poll as a worker, on the interval of the outbox's retention pass (OUTBOX_PRUNE_INTERVAL_MS).
+ */
+export function blobPruner(platform: {
+  blobs: Pick<BlobStore, 'prune'>;
+  config: Pick<Config, 'outboxPruneIntervalMs'>;
+  log: { info(o: object, m: string): void };
+}) {
+  let last = 0;
+  return {
+    async drain(): Promise<void> {
+      if (Date.now() - last < platform.config.outboxPruneIntervalMs) return;
+      last = Date.now();
+      const versions = await platform.blobs.prune();
+      if (versions) platform.log.info({ versions }, 'replaced blob versions deleted');
+    },
+  };
 }
 
 /**

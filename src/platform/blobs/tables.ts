@@ -1,4 +1,14 @@
-import { bigint, customType, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  customType,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { tenantColumn, tenantIsolation } from '../core/db/tenancy.ts';
 
 /** What the blob store holds, per tenant and key: the bytes live in the store, the facts here. */
@@ -11,6 +21,12 @@ export const blobs = pgTable(
     sha256: text('sha256').notNull(),
     contentType: text('content_type').notNull(),
     uploadedAt: timestamp('uploaded_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * The PostgreSQL store's version holding the bytes (postgres.ts): switched with the facts in
+     * one statement, so the facts and the bytes a reader gets are always one upload's. Null in the
+     * folder and S3 stores, which replace a key's bytes in place.
+     */
+    version: uuid('version'),
   },
   (t) => [primaryKey({ columns: [t.tenant, t.key] }), tenantIsolation(t.tenant)],
 );
@@ -18,23 +34,10 @@ export const blobs = pgTable(
 const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });
 
 /**
- * The PostgreSQL store (postgres.ts): which stored copy of a key is current. An upload writes its
- * chunks under a new version and switches this row to it in one transaction, so a reader never sees
- * half a file and a failed upload leaves the previous one in place.
+ * The bytes of the PostgreSQL store (postgres.ts): one row per chunk (at most CHUNK_BYTES) of an
+ * upload, in order. Each upload writes its own version; the key's `blobs.version` names the one that
+ * is its content.
  */
-export const blobObjects = pgTable(
-  'blob_objects',
-  {
-    tenant: tenantColumn(),
-    key: text('key').notNull(),
-    version: uuid('version').notNull(),
-    size: bigint('size', { mode: 'number' }).notNull(),
-    chunks: integer('chunks').notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.tenant, t.key] }), tenantIsolation(t.tenant)],
-);
-
-/** The bytes of the PostgreSQL store: one row per chunk (at most CHUNK_BYTES) of a version, in order. */
 export const blobChunks = pgTable(
   'blob_chunks',
   {
@@ -45,6 +48,25 @@ export const blobChunks = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.tenant, t.version, t.seq] }), tenantIsolation(t.tenant)],
+);
+
+/**
+ * Versions of the PostgreSQL store that no key names any more, and since when: a trigger on `blobs`
+ * (drizzle/0037) adds the version a row held when the row is replaced or deleted. Downloads begun
+ * before still read it; its chunks are deleted once it has been replaced for a while (prune).
+ */
+export const blobReplaced = pgTable(
+  'blob_replaced',
+  {
+    tenant: tenantColumn(),
+    version: uuid('version').notNull(),
+    replacedAt: timestamp('replaced_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenant, t.version] }),
+    index('blob_replaced_at_idx').on(t.replacedAt),
+    tenantIsolation(t.tenant),
+  ],
 );
 
 /** Platform secrets shared by every node (e.g. the key that signs blob URLs). */

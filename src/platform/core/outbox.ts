@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { type Db, rowsOf, type Tx } from './db/database.ts';
+import { lockExpression, lockName } from './db/locks.ts';
 
 // The transactional outbox (DESIGN.md "Events, signals, jobs"): an event is appended in the
 // transaction of the operation that caused it, so it exists exactly when that operation committed.
@@ -13,8 +14,8 @@ export interface EventRecord {
   payload: unknown;
 }
 
-/** Advisory lock class of the per-tenant outbox lock (the second key is the tenant's hash). */
-const OUTBOX_LOCK = 7_123_002;
+/** The purpose of the per-tenant outbox lock (locks.ts). */
+export const OUTBOX_LOCK = 'platform/outbox';
 const TOPIC = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*$/;
 
 /**
@@ -25,7 +26,7 @@ const TOPIC = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*$/;
 export async function appendEvent(tx: Tx, tenant: string, topic: string, payload: unknown): Promise<number> {
   if (!TOPIC.test(topic)) throw new Error(`invalid event topic ${JSON.stringify(topic)}`);
   const result = await tx.execute(sql`
-    with l as (select pg_advisory_xact_lock(${OUTBOX_LOCK}, hashtext(${tenant})))
+    with l as (select ${lockExpression(lockName(OUTBOX_LOCK, tenant))})
     insert into outbox (tenant, topic, payload)
     select ${tenant}, ${topic}, ${JSON.stringify(payload ?? {})}::jsonb from l
     returning id`);

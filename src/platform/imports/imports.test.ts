@@ -150,6 +150,18 @@ describe('imports', () => {
       },
       { row: 4, field: 'renda', message: "field 'renda' must be >= 0" },
     ]);
+    // One error a page: the pages walk the same list in the same order (row, then the row's seq).
+    const pages: unknown[] = [];
+    for (let page = 0; page < 4; page++) {
+      const one = await t.call(
+        'acme',
+        'platform/imports/queries/listImportErrors',
+        { importJobId, page, size: 1 },
+        { auth: key },
+      );
+      pages.push(...one.json().errors);
+    }
+    expect(pages).toEqual(errors.json().errors);
     expect((await people()).map((p) => p.codigo)).toEqual([1, 2, 3, 4, 8]);
   });
 

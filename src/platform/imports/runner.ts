@@ -29,6 +29,18 @@ interface RowError {
 
 type Record_ = Record<string, unknown>;
 
+/**
+ * `errors` (sorted by row) with `seq`, the place of each among its row's errors: the key of
+ * import_errors is (tenant, import_id, row, seq). A row's errors are all written in one batch.
+ */
+function numbered(errors: RowError[]): Array<RowError & { seq: number }> {
+  let seq = 0;
+  return errors.map((e, i) => {
+    seq = i > 0 && errors[i - 1]!.row === e.row ? seq + 1 : 0;
+    return { ...e, seq };
+  });
+}
+
 function sqlState(err: unknown): string | undefined {
   const e = err as { code?: string; cause?: { code?: string; message?: string } };
   return e?.cause?.code ?? e?.code;
@@ -112,7 +124,7 @@ async function importEventStatus(tx: Tx, importId: string): Promise<Record_> {
     .select({ row: importErrors.row, field: importErrors.field, message: importErrors.message })
     .from(importErrors)
     .where(eq(importErrors.importId, importId))
-    .orderBy(asc(importErrors.row))
+    .orderBy(asc(importErrors.row), asc(importErrors.seq))
     .limit(10);
   if (!row) return { importJobId: importId, state: 'failed' };
   return {
@@ -236,7 +248,7 @@ export async function runImport({ platform, tenant, importId, signal }: ImportRu
       if (keep.length)
         await new Store(tx, tenant).insert(
           importErrors,
-          keep.map((e) => ({ importId, ...e })),
+          numbered(keep).map((e) => ({ importId, ...e })),
         );
       await tx.update(imports).set(next).where(eq(imports.id, importId));
       storedErrors += keep.length;

@@ -1,5 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { bigint, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { tenantPrimaryKey } from '../core/db/keys.ts';
 import { tenantColumn, tenantIsolation } from '../core/db/tenancy.ts';
 
@@ -41,8 +51,10 @@ export const importErrors = pgTable(
     tenant: tenantColumn(),
     importId: uuid('import_id').notNull(),
     row: integer('row').notNull(),
+    /** The place of the error among its row's errors, from 0 (a row may break several rules). */
+    seq: integer('seq').notNull(),
     field: text('field'),
     message: text('message').notNull(),
   },
-  (t) => [index('import_errors_import_idx').on(t.tenant, t.importId, t.row), tenantIsolation(t.tenant)],
+  (t) => [primaryKey({ columns: [t.tenant, t.importId, t.row, t.seq] }), tenantIsolation(t.tenant)],
 );

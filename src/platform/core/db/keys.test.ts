@@ -18,8 +18,65 @@ const TENANT_TABLES = sql`
   where n.nspname = 'public' and c.relkind = 'r'
     and exists (select 1 from pg_policy p where p.polrelid = c.oid and p.polname = 'tenant_isolation')`;
 
+/**
+ * Every table with a tenant column, in any schema but the catalogue's: with the policy or not (a
+ * platform table that only system transactions reach holds tenant data too).
+ */
+const TENANT_COLUMN_TABLES = sql`
+  select c.oid, n.nspname || '.' || c.relname as relname from pg_class c
+  join pg_namespace n on n.oid = c.relnamespace
+  join pg_attribute a on a.attrelid = c.oid and a.attname = 'tenant' and not a.attisdropped
+  where c.relkind in ('r', 'p') and n.nspname not in ('pg_catalog', 'information_schema')
+    and n.nspname not like 'pg\_%'`;
+
+/**
+ * Tables with a tenant column whose keys leave it out by design, and why. Credentials are looked
+ * up by what a client presents (an access key, a token's hash) before any tenant is trusted, so
+ * each must name exactly one row across tenants; their ids and those values are random, made by
+ * the server, never chosen by a client, so no tenant can collide with, block or find another's.
+ */
+const GLOBAL: Record<string, string> = {
+  'public.api_keys':
+    'credentials: `<accessKey>.<secret>` names one key, hence one tenant (auth/credentials.ts)',
+  'public.sessions': 'credentials: a bearer or refresh token’s hash names one session, hence one tenant',
+};
+
 beforeAll(async () => {
   db = await openTestDb();
+});
+
+describe('keys of every table with a tenant column', () => {
+  it('lists as global only tables that exist and have the column', async () => {
+    const tables = (await q<{ relname: string }>(TENANT_COLUMN_TABLES)).map((t) => t.relname);
+    expect(tables.length).toBeGreaterThan(40);
+    expect(tables).toEqual(expect.arrayContaining(Object.keys(GLOBAL)));
+  });
+
+  it('gives each a primary key that holds the tenant', async () => {
+    const rows = await q<{ table: string; pk: string[] | null }>(sql`
+      with t as (${TENANT_COLUMN_TABLES})
+      select t.relname as table,
+        (select array_agg(a.attname::text order by k.ord) from pg_constraint x
+           cross join unnest(x.conkey) with ordinality k(attnum, ord)
+           join pg_attribute a on a.attrelid = x.conrelid and a.attnum = k.attnum
+         where x.conrelid = t.oid and x.contype = 'p') as pk
+      from t order by 1`);
+    const wrong = rows.filter((r) => !GLOBAL[r.table] && !r.pk?.includes('tenant'));
+    expect(wrong, 'tables whose primary key is missing or leaves the tenant out').toEqual([]);
+  });
+
+  it('puts the tenant in each unique index and unique constraint', async () => {
+    // A unique or primary key constraint is enforced by a unique index: one list holds them all.
+    const rows = await q<{ table: string; index: string; columns: string[] }>(sql`
+      with t as (${TENANT_COLUMN_TABLES})
+      select t.relname as table, i.indexrelid::regclass::text as index,
+        array(select a.attname::text from unnest(i.indkey) k(attnum)
+              join pg_attribute a on a.attrelid = i.indrelid and a.attnum = k.attnum) as columns
+      from pg_index i join t on t.oid = i.indrelid where i.indisunique order by 1, 2`);
+    expect(rows.length).toBeGreaterThan(80);
+    const wrong = rows.filter((r) => !GLOBAL[r.table] && !r.columns.includes('tenant'));
+    expect(wrong, 'unique indexes that leave the tenant out').toEqual([]);
+  });
 });
 
 describe('keys of tenant data', () => {

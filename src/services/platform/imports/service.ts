@@ -165,7 +165,7 @@ export default defineService({
           .select()
           .from(importErrors)
           .where(where)
-          .orderBy(asc(importErrors.row))
+          .orderBy(asc(importErrors.row), asc(importErrors.seq))
           .limit(size)
           .offset(page * size);
         const [total] = await ctx.tx.select({ n: count() }).from(importErrors).where(and(where));

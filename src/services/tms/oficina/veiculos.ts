@@ -1,4 +1,5 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
+import { advisoryLock } from '../../../platform/core/db/locks.ts';
 import type { Ctx } from '../../../platform/core/declarations.ts';
 import { action } from '../../../platform/core/registry.ts';
 import { type Static, Type } from '../../../platform/core/schema.ts';
@@ -12,16 +13,15 @@ import { veiculo } from './tables.ts';
 // (VeiculoRec) is saved whole or not at all: every reference and plate is checked before anything is
 // written, and the first problem is the answer's dsErro. A vehicle sent without cdVeiculo is found by
 // its plate, or is new and gets the tenant's next code: that choice is made under a transaction lock
-// of the tenant's fleet (pg_advisory_xact_lock), so two lists saved at once never give one code twice
-// nor create one plate twice (race-tested in veiculos-concorrentes.test.ts); the unique keys
-// (tenant, cdVeiculo) and (tenant, nrPlaca) are the second wall.
+// of the tenant's fleet (an advisory lock, core/db/locks.ts), so two lists saved at once never give
+// one code twice nor create one plate twice (race-tested in veiculos-concorrentes.test.ts); the
+// unique keys (tenant, cdVeiculo) and (tenant, nrPlaca) are the second wall.
 
 export const MAX_LISTA = 1000;
 type Veiculo = Static<typeof R.VeiculoRec>;
 
 /** Holds the tenant's fleet numbering until commit. */
-const travaFrota = (ctx: Ctx) =>
-  ctx.tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`tms/oficina/veiculo:${ctx.store.tenant}`}))`);
+const travaFrota = (ctx: Ctx) => advisoryLock(ctx.tx, 'tms/oficina/veiculo', ctx.store.tenant);
 
 /** The code of the vehicle with this plate, if any. */
 async function codigoDaPlaca(ctx: Ctx, nrPlaca: string): Promise<number | undefined> {

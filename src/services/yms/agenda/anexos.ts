@@ -1,5 +1,6 @@
-import { and, desc, eq, isNotNull, sql } from 'drizzle-orm';
+import { and, desc, eq, isNotNull } from 'drizzle-orm';
 import { blobs } from '../../../platform/blobs/tables.ts';
+import { advisoryLock } from '../../../platform/core/db/locks.ts';
 import type { Ctx } from '../../../platform/core/declarations.ts';
 import { defineEntity } from '../../../platform/core/entity.ts';
 import type { BlobInfo } from '../../../platform/core/ports.ts';
@@ -94,9 +95,7 @@ export const anexos = {
       const { pasta, agendaId, parceiroId } = await pastaDe(ctx, input.agendaId);
       const nome = input.nomeAnexo;
       // One version number per (folder, name): concurrent uploads of one name queue on this lock.
-      await ctx.tx.execute(
-        sql`select pg_advisory_xact_lock(hashtext(${`${ctx.tenant.name}\n${pasta}\n${nome}`}))`,
-      );
+      await advisoryLock(ctx.tx, 'yms/agenda/anexo', ctx.tenant.name, pasta, nome);
       const [ultima] = await ctx.tx
         .select({ versao: anexoTable.versao })
         .from(anexoTable)

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { advisoryLocks, lockName } from '../../../platform/core/db/locks.ts';
 import type { Ctx } from '../../../platform/core/declarations.ts';
 import { E } from './errors.ts';
 import { tipoExistente } from './referencias.ts';
@@ -32,8 +32,9 @@ export interface Reserva {
  * returns the end of its execution: the type exists, is active, unblocked and of the plant; the
  * instant is the start of a slot of the plant's open time, outside the lead time; every slot the
  * execution takes has a free place. The places are decided under transaction-scoped advisory
- * locks on (tenant, type, slot start), taken in time order: a concurrent booking of the same slot
- * waits for this transaction, then counts again and sees this one (DESIGN.md "Persistence").
+ * locks on (type, slot start) of the tenant (core/db/locks.ts), taken in one statement in time
+ * order (their names sort as the ISO instants do): a concurrent booking of the same slot waits for
+ * this transaction, then counts again and sees this one (DESIGN.md "Persistence").
  */
 export async function verificarReserva(ctx: Ctx, r: Reserva): Promise<Date> {
   const tipo = await tipoExistente(ctx, r.tipoAgendamentoId);
@@ -64,10 +65,12 @@ export async function verificarReserva(ctx: Ctx, r: Reserva): Promise<Date> {
   const antes = motivoDe(tipo, slots, i, k, agora, t.ativo);
   if (antes && antes !== 'LOTADO') throw indisponivel(antes, DESCRICOES[antes](tipo, k));
   const ocupados = slots.slice(i, i + k);
-  for (const s of ocupados)
-    await ctx.tx.execute(
-      sql`select pg_advisory_xact_lock(hashtext(${`${ctx.tenant.name}:${tipo.id}`}), ${Math.floor(s.inicio / MIN)}::int)`,
-    );
+  await advisoryLocks(
+    ctx.tx,
+    ocupados.map((s) =>
+      lockName('yms/agenda/reserva', ctx.tenant.name, tipo.id, new Date(s.inicio).toISOString()),
+    ),
+  );
   await contar(ctx, tipo.id, ocupados, r.agendaId);
   const cheio = ocupados.find((s) => s.agendados >= tipo.capacidadePorSlot);
   if (cheio)

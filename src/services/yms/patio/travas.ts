@@ -1,4 +1,5 @@
-import { asc, inArray, type SQL, sql } from 'drizzle-orm';
+import { asc, inArray } from 'drizzle-orm';
+import { advisoryLocks, lockName } from '../../../platform/core/db/locks.ts';
 import type { Ctx } from '../../../platform/core/declarations.ts';
 import { area } from './tables/plantas.ts';
 
@@ -21,22 +22,20 @@ export interface Ocupantes {
  * Takes the transaction-scoped advisory locks of the vehicle and the driver, in the caller's
  * transaction, waiting for any other transaction that holds one of them to end. Callers take it
  * before they read whether the vehicle or driver is free, so the read sees every start that
- * committed before. Keys are (tenant, 'veiculo' | 'motorista', id) hashed to 64 bits; they are
- * always taken in one statement in sorted order, so two paths that lock both never deadlock.
+ * committed before. The locks are 'yms/patio/veiculo' and 'yms/patio/motorista' of the tenant and
+ * the id (core/db/locks.ts), always taken in one statement in sorted order, so two paths that lock
+ * both never deadlock.
  * Taking a lock the transaction already holds again is free: nested paths (an agenda's start
  * calling the yard's) just call it again.
  */
 export async function travarVeiculoMotorista(ctx: Pick<Ctx, 'tx' | 'store'>, o: Ocupantes): Promise<void> {
   const chaves = [
-    o.veiculoId ? `${ctx.store.tenant}\nveiculo\n${o.veiculoId.toLowerCase()}` : undefined,
-    o.motoristaId ? `${ctx.store.tenant}\nmotorista\n${o.motoristaId.toLowerCase()}` : undefined,
-  ]
-    .filter((k): k is string => k !== undefined)
-    .sort();
-  if (chaves.length === 0) return;
-  // The select list is evaluated left to right: the locks are taken in the sorted order.
-  const travas: SQL[] = chaves.map((k) => sql`pg_advisory_xact_lock(hashtextextended(${k}, 0))`);
-  await ctx.tx.execute(sql`select ${sql.join(travas, sql`, `)}`);
+    o.veiculoId ? lockName('yms/patio/veiculo', ctx.store.tenant, o.veiculoId.toLowerCase()) : undefined,
+    o.motoristaId
+      ? lockName('yms/patio/motorista', ctx.store.tenant, o.motoristaId.toLowerCase())
+      : undefined,
+  ].filter((k): k is string => k !== undefined);
+  await advisoryLocks(ctx.tx, chaves);
 }
 
 /**
