@@ -49,3 +49,16 @@ export function umVencedor(
   }
   return vencedores[0]!;
 }
+
+/** A promise and its opener: one transaction waits in the middle for the test to go on. */
+export function portao(): { open: () => void; opened: Promise<void> } {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { open, opened };
+}
+
+/** 'done' when `p` settles within 300 ms, else 'waiting' (it waits on a lock). */
+export const emEspera = <T>(p: Promise<T>) =>
+  Promise.race([p.then(() => 'done' as const), new Promise((r) => setTimeout(() => r('waiting'), 300))]);

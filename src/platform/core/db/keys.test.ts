@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { emEspera, portao } from '../../../../test/corrida.ts';
 import { openTestDb } from '../../../../test/harness.ts';
 import { type Database, rowsOf, type Tx } from './database.ts';
 
@@ -219,19 +220,8 @@ describe('numbering of integer ids', () => {
 });
 
 describe.skipIf(!onServer)('numbering under concurrency (PostgreSQL)', () => {
-  /** A promise and its resolver: one transaction waits in the middle for the test to go on. */
-  const gate = () => {
-    let open!: () => void;
-    const opened = new Promise<void>((resolve) => {
-      open = resolve;
-    });
-    return { open, opened };
-  };
-  const settled = <T>(p: Promise<T>) =>
-    Promise.race([p.then(() => 'done' as const), new Promise((r) => setTimeout(() => r('waiting'), 300))]);
-
   it('makes a tenant’s second creator wait for the first, and no other tenant', async () => {
-    const hold = gate();
+    const hold = portao();
     const first = db.tenant('c1', async (tx) => {
       const id = await moeda(tx, 'AAA');
       await hold.opened;
@@ -239,15 +229,15 @@ describe.skipIf(!onServer)('numbering under concurrency (PostgreSQL)', () => {
     });
     await new Promise((r) => setTimeout(r, 100));
     const other = db.tenant('c2', (tx) => moeda(tx, 'AAA'));
-    expect(await settled(other)).toBe('done');
+    expect(await emEspera(other)).toBe('done');
     const second = db.tenant('c1', (tx) => moeda(tx, 'BBB'));
-    expect(await settled(second)).toBe('waiting');
+    expect(await emEspera(second)).toBe('waiting');
     hold.open();
     expect([await first, await second, await other]).toEqual([1, 2, 1]);
   });
 
   it('makes an explicit id wait for the counter’s holder, then refuses it if taken (no deadlock)', async () => {
-    const hold = gate();
+    const hold = portao();
     const first = db.tenant('c3', async (tx) => {
       const a = await moeda(tx, 'AAA');
       await hold.opened;
@@ -256,7 +246,7 @@ describe.skipIf(!onServer)('numbering under concurrency (PostgreSQL)', () => {
     });
     await new Promise((r) => setTimeout(r, 100));
     const explicit = db.tenant('c3', (tx) => moeda(tx, 'CCC', 2));
-    expect(await settled(explicit)).toBe('waiting');
+    expect(await emEspera(explicit)).toBe('waiting');
     hold.open();
     expect(await first).toEqual([1, 2]);
     await expect(explicit).rejects.toMatchObject({ cause: { code: '23505' } });

@@ -3,6 +3,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { emEspera, portao } from '../../../../test/corrida.ts';
 import { openTestDb } from '../../../../test/harness.ts';
 import { appendEvent } from '../outbox.ts';
 import { type Database, rowsOf, type Tx } from './database.ts';
@@ -73,18 +74,9 @@ describe('every advisory lock of src/', () => {
 });
 
 describe.skipIf(!onServer)('locks under concurrency (PostgreSQL)', () => {
-  const gate = () => {
-    let open!: () => void;
-    const opened = new Promise<void>((resolve) => {
-      open = resolve;
-    });
-    return { open, opened };
-  };
-  const settled = <T>(p: Promise<T>) =>
-    Promise.race([p.then(() => 'done' as const), new Promise((r) => setTimeout(() => r('waiting'), 300))]);
   /** A transaction of `tenant` that takes (purpose, tenant, ...parts) and holds it until `hold` opens. */
   const holding = async (tenant: string, parts: string[], hold: Promise<void>) => {
-    const taken = gate();
+    const taken = portao();
     const done = db.tenant(tenant, async (tx) => {
       await advisoryLock(tx, 'test/locks', tenant, ...parts);
       taken.open();
@@ -96,14 +88,14 @@ describe.skipIf(!onServer)('locks under concurrency (PostgreSQL)', () => {
   };
 
   it('makes a second transaction on the same name wait until the first commits', async () => {
-    const hold = gate();
+    const hold = portao();
     const { done: first } = await holding('acme', ['k'], hold.opened);
     const order: string[] = [];
     const second = db.tenant('acme', async (tx) => {
       await advisoryLock(tx, 'test/locks', 'acme', 'k');
       order.push('second');
     });
-    expect(await settled(second)).toBe('waiting');
+    expect(await emEspera(second)).toBe('waiting');
     order.push('first ends');
     hold.open();
     await first;
@@ -112,14 +104,14 @@ describe.skipIf(!onServer)('locks under concurrency (PostgreSQL)', () => {
   });
 
   it('never makes another name wait: another tenant, purpose or part', async () => {
-    const hold = gate();
+    const hold = portao();
     const { done: first } = await holding('acme', ['k'], hold.opened);
     const others = [
       db.tenant('globex', (tx) => advisoryLock(tx, 'test/locks', 'globex', 'k')),
       db.tenant('acme', (tx) => advisoryLock(tx, 'test/other', 'acme', 'k')),
       db.tenant('acme', (tx) => advisoryLock(tx, 'test/locks', 'acme', 'l')),
     ];
-    for (const other of others) expect(await settled(other)).toBe('done');
+    for (const other of others) expect(await emEspera(other)).toBe('done');
     hold.open();
     await first;
   });
@@ -133,8 +125,8 @@ describe.skipIf(!onServer)('locks under concurrency (PostgreSQL)', () => {
     );
     expect(pair).toBeDefined();
     const { a, b } = pair!;
-    const hold = gate();
-    const appended = gate();
+    const hold = portao();
+    const appended = portao();
     const first = db.tenant(a, async (tx) => {
       await appendEvent(tx, a, 'test/locks', {});
       appended.open();
@@ -142,10 +134,10 @@ describe.skipIf(!onServer)('locks under concurrency (PostgreSQL)', () => {
     });
     await appended.opened;
     const other = db.tenant(b, (tx) => appendEvent(tx, b, 'test/locks', {}));
-    expect(await settled(other)).toBe('done');
+    expect(await emEspera(other)).toBe('done');
     // And the same tenant still waits: its events commit in id order.
     const same = db.tenant(a, (tx) => appendEvent(tx, a, 'test/locks', {}));
-    expect(await settled(same)).toBe('waiting');
+    expect(await emEspera(same)).toBe('waiting');
     hold.open();
     await Promise.all([first, other, same]);
   });
