@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, testApp } from '../../../test/harness.ts';
 import { BRIDGE_CREDENTIALS } from '../core/errors.ts';
+import { newAccessKey } from './credentials.ts';
 
 // The credential forms of docs/platform.md "Tenants and credentials": an API key goes as
 // `Authorization: <apiKey>` or `Authorization: Bearer <apiKey>` (clients that send every credential
@@ -42,6 +43,15 @@ async function accessToken(tenant: string, key: { accessKey: string; secret: str
   expect(res.statusCode, res.body).toBe(200);
   return JSON.parse(res.json().jsonToken).access_token;
 }
+
+describe('a new access key', () => {
+  it('is 20 characters of base64url and never begins with "-" (a command line would read an option)', () => {
+    // One key in 64 began with "-" before: 5,000 keys hold about 78 such.
+    const keys = Array.from({ length: 5000 }, newAccessKey);
+    expect(keys.every((k) => /^[A-Za-z0-9_][A-Za-z0-9_-]{19}$/.test(k))).toBe(true);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+});
 
 describe('an API key sent as a bearer', () => {
   it('verifies as the key itself: the same tenant, scope, subject and key', async () => {

@@ -26,6 +26,17 @@ const BEARER = /^bearer +/i;
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 const token = (bytes: number) => randomBytes(bytes).toString('base64url');
 
+/**
+ * A new access key: 20 characters of base64url that never begin with `-`, so that a command line
+ * (`ponte key revoke <tenant> <accessKey>`) never reads a key as an option (one in 64 did).
+ */
+export function newAccessKey(): string {
+  for (;;) {
+    const key = token(15);
+    if (!key.startsWith('-')) return key;
+  }
+}
+
 function sameHash(a: string, b: string): boolean {
   const x = Buffer.from(a, 'hex');
   const y = Buffer.from(b, 'hex');
@@ -56,7 +67,7 @@ export class CredentialStore implements Credentials {
       throw errors.badRequest(`Invalid subject '${subject}': expected <kind>:<id>`);
     if (subject !== undefined && scope !== 'public')
       throw errors.badRequest('Only a key of scope public acts for a subject');
-    const accessKey = token(15);
+    const accessKey = newAccessKey();
     const secret = token(32);
     const [row] = await this.db.db
       .insert(apiKeys)
