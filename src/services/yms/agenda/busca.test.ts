@@ -82,6 +82,50 @@ describe('filtrarAgenda', () => {
     expect(ids(await filtrar({ plantaId, pesquisa: '100%' }))).toEqual([]);
   });
 
+  it('pesquisa reads description, key and group as one column: any case, never across two fields, kept on edits, never answered', async () => {
+    const plantaId = randomUUID();
+    const rows = await seedAgendas(t, 'acme', [
+      makeAgenda({ plantaId, descricao: 'Carga de AÇÚCAR' }),
+      makeAgenda({ plantaId, chaveIntegracao: `NF-ÉPSILON-${plantaId}` }),
+      makeAgenda({ plantaId, codigoAgrupador: 'Lote Ômega' }),
+      makeAgenda({ plantaId, descricao: 'fim xyz', chaveIntegracao: `abc-${plantaId}` }),
+    ]);
+    const busca = async (pesquisa: string) => {
+      const res = await filtrar({ plantaId, pesquisa, sortField: 'codigo' });
+      expect(res.statusCode, res.body).toBe(200);
+      return ids(res);
+    };
+    expect(await busca('açúcar')).toEqual([rows[0]!.id]);
+    expect(await busca('épsilon')).toEqual([rows[1]!.id]);
+    expect(await busca('ÔMEGA')).toEqual([rows[2]!.id]);
+    // The fields are joined by a separator in the stored column: a text spanning two never matches.
+    expect(await busca('xyzabc')).toEqual([]);
+    expect(await busca('xyz abc')).toEqual([]);
+    expect(await busca('xyz\u001fabc')).toEqual([]);
+    expect(await busca('xyz')).toEqual([rows[3]!.id]);
+    expect(await busca(`abc-${plantaId}`)).toEqual([rows[3]!.id]);
+    // The database keeps the column: an edit is searchable at once, the old text no more.
+    const edit = await acme(
+      `entities/agenda/${rows[0]!.id}`,
+      { descricao: 'Carga de milho' },
+      { method: 'PATCH' },
+    );
+    expect(edit.statusCode, edit.body).toBe(200);
+    expect(await busca('açúcar')).toEqual([]);
+    expect(await busca('MILHO')).toEqual([rows[0]!.id]);
+    // It is the search's, not the record's: never answered, and a client's `busca` is an unknown field,
+    // ignored as any other.
+    const found = await filtrar({ plantaId, pesquisa: 'milho' });
+    expect(Object.keys(found.json().agendas[0])).not.toContain('busca');
+    const one = await acme(`entities/agenda/${rows[0]!.id}`, undefined, { method: 'GET' });
+    expect(one.statusCode, one.body).toBe(200);
+    expect(Object.keys(one.json())).not.toContain('busca');
+    const written = await acme(`entities/agenda/${rows[0]!.id}`, { busca: 'zzqqv' }, { method: 'PATCH' });
+    expect(written.statusCode, written.body).toBe(200);
+    expect(await busca('zzqqv')).toEqual([]);
+    expect(await busca('MILHO')).toEqual([rows[0]!.id]);
+  });
+
   describe('pesquisa over partners and appointment types', () => {
     let parceiroId: string;
     let tipoId: string;

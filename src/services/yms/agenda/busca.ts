@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gte, inArray, lt, lte, or, type SQL, sql } from 'drizzle-orm';
-import { containsText, escapeLike } from '../../../platform/core/db/search.ts';
+import { containsText, containsTextIn, escapeLike } from '../../../platform/core/db/search.ts';
 import { statement } from '../../../platform/core/db/statement.ts';
 import type { Ctx } from '../../../platform/core/declarations.ts';
 import { action, query } from '../../../platform/core/registry.ts';
@@ -44,9 +44,8 @@ export interface Pesquisa extends PesquisaNoPatio {
  * service's tables (pesquisaNosCadastros), into ids: every branch is served by an index.
  */
 export const PESQUISA: Array<(p: Pesquisa) => SQL | undefined> = [
-  (p) => containsText(agenda.descricao, p.texto),
-  (p) => containsText(agenda.chaveIntegracao, p.texto),
-  (p) => containsText(agenda.codigoAgrupador, p.texto),
+  (p) =>
+    containsTextIn(agenda.busca, [agenda.descricao, agenda.chaveIntegracao, agenda.codigoAgrupador], p.texto),
   (p) => (/^\d{1,15}$/.test(p.texto) ? eq(agenda.codigo, Number(p.texto)) : undefined),
   (p) => (p.veiculoIds.length ? inArray(agenda.veiculoId, p.veiculoIds) : undefined),
   (p) => (p.motoristaIds.length ? inArray(agenda.motoristaId, p.motoristaIds) : undefined),

@@ -12,7 +12,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { tenantPrimaryKey } from '../../../../platform/core/db/keys.ts';
-import { trigramIndex } from '../../../../platform/core/db/search.ts';
+import { searchColumnOf, trigramIndex } from '../../../../platform/core/db/search.ts';
 import { tenantColumn, tenantIsolation } from '../../../../platform/core/db/tenancy.ts';
 import { entity } from './columns.ts';
 
@@ -59,6 +59,13 @@ export const agenda = pgTable(
      * (entity POST, PUT, PATCH); empty for agendas created without the checks (they take one slot).
      */
     fimPrevisto: timestamp('fim_previsto', { withTimezone: true }),
+    /**
+     * What pesquisa reads (busca.ts): description, integration key and group code, lowercased and
+     * kept by the database; never written, never answered.
+     */
+    busca: text('busca')
+      .notNull()
+      .generatedAlwaysAs(searchColumnOf('descricao', 'chave_integracao', 'codigo_agrupador')),
   },
   (t) => [
     tenantPrimaryKey(t),
@@ -81,10 +88,9 @@ export const agenda = pgTable(
     index('agenda_parceiro').on(t.tenant, t.parceiroId),
     index('agenda_agrupador').on(t.tenant, t.codigoAgrupador),
     index('agenda_inicio_execucao').on(t.tenant, t.inicioExecucao).where(sql`${t.inicioExecucao} = 'FALHOU'`),
+    // The descricao filter; pesquisa reads the three text fields through busca's (docs/agenda.md).
     trigramIndex('agenda_descricao_trgm', t.descricao),
-    // pesquisa ORs these with the description: every branch needs an index for a BitmapOr.
-    trigramIndex('agenda_chave_integracao_trgm', t.chaveIntegracao),
-    trigramIndex('agenda_agrupador_trgm', t.codigoAgrupador),
+    trigramIndex('agenda_busca_trgm', t.busca),
     tenantIsolation(t.tenant),
   ],
 );

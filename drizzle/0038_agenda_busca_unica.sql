@@ -1,0 +1,6 @@
+DROP VIEW "public"."agenda_busca";--> statement-breakpoint
+DROP INDEX "agenda_chave_integracao_trgm";--> statement-breakpoint
+DROP INDEX "agenda_agrupador_trgm";--> statement-breakpoint
+ALTER TABLE "agenda" ADD COLUMN "busca" text GENERATED ALWAYS AS (lower(coalesce("descricao", '')) || E'\x1f' || lower(coalesce("chave_integracao", '')) || E'\x1f' || lower(coalesce("codigo_agrupador", ''))) STORED NOT NULL;--> statement-breakpoint
+CREATE INDEX "agenda_busca_trgm" ON "agenda" USING gin ("busca" gin_trgm_ops);--> statement-breakpoint
+CREATE VIEW "public"."agenda_busca" WITH (check_option = cascaded) AS (select "id", "tenant", "created_by", "created_date", "last_modified_by", "last_modified_date", "codigo", "chave_integracao", "codigo_agrupador", "descricao", "data_esperada", "planta_id", "tipo_agendamento_id", "veiculo_id", "composicao_veiculo_id", "motorista_id", "parceiro_id", "observacao", "custom", "unscheduled", "status", "circuito_id", "sequencia_inicial_id", "vaga_inicial_id", "servico_integracao", "motivo_de_falha", "inicio_execucao", "execucao_circuito_id", "associacao_agendamento", "fim_previsto", "busca" from "agenda" where "agenda"."tenant" = current_setting('ponte.tenant', true));
