@@ -9,7 +9,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
-import { afterAll, expect, inject } from 'vitest';
+import { afterAll, expect, inject, it } from 'vitest';
 import { MIGRATIONS_FOLDER } from '../src/platform/core/db/database.ts';
 import { copyPrefix } from './global-setup.ts';
 
@@ -67,3 +67,26 @@ export function historyForFile(tag: string): string {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
 }
+
+export type TestDatabase = Awaited<ReturnType<typeof emptyDatabase>>;
+
+/**
+ * An upgrade test of the migration `tag`: a database migrated up to just before it (the history as
+ * it was) is given to `test`, which writes the rows of that time, migrates to the end and checks
+ * them; the database is closed whatever happens.
+ */
+export function itUpgrades(tag: string, name: string, test: (db: TestDatabase) => Promise<void>) {
+  const history = historyForFile(tag);
+  it(name, async () => {
+    const db = await emptyDatabase();
+    try {
+      await db.migrate(history);
+      await test(db);
+    } finally {
+      await db.close();
+    }
+  }, 120_000);
+}
+
+/** The UUID numbered `n` (0 to 9): ids that read as such in upgrade tests' rows. */
+export const uuidNumbered = (n: number) => `00000000-0000-4000-8000-00000000000${n}`;

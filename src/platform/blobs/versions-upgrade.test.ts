@@ -1,19 +1,15 @@
-import { expect, it } from 'vitest';
-import { emptyDatabase, historyForFile, MIGRATIONS_FOLDER } from '../../../test/migrations.ts';
+import { expect } from 'vitest';
+import { itUpgrades, MIGRATIONS_FOLDER, uuidNumbered as V } from '../../../test/migrations.ts';
 
 // The upgrade that moved the PostgreSQL store's pointer into the facts row (drizzle/0037_blob_versions.sql),
 // run on a database written by the code before it: every key keeps its bytes, and the chunks no key
 // names any more (an upload that stopped half-way, bytes whose facts never committed) are listed for
 // the prune.
 
-const history = historyForFile('0037_blob_versions');
-
-const V = (n: number) => `00000000-0000-4000-8000-00000000000${n}`;
-
-it('points each key at the version it held, and lists every other version for the prune', async () => {
-  const db = await emptyDatabase();
-  try {
-    await db.migrate(history);
+itUpgrades(
+  '0037_blob_versions',
+  'points each key at the version it held, and lists every other version for the prune',
+  async (db) => {
     await db.query(`
       insert into blobs (tenant, key, size, sha256, content_type) values
         ('acme', 'a.bin', 6, 'x', 'text/plain'), ('acme', 'folder.bin', 1, 'y', 'text/plain'),
@@ -47,7 +43,5 @@ it('points each key at the version it held, and lists every other version for th
       { tenant: 'acme', version: V(4) },
       { tenant: 'globex', version: V(3) },
     ]);
-  } finally {
-    await db.close();
-  }
-}, 120_000);
+  },
+);

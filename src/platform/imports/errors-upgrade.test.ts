@@ -1,16 +1,14 @@
-import { expect, it } from 'vitest';
-import { emptyDatabase, historyForFile, MIGRATIONS_FOLDER } from '../../../test/migrations.ts';
+import { expect } from 'vitest';
+import { itUpgrades, MIGRATIONS_FOLDER } from '../../../test/migrations.ts';
 
 // The upgrade that gave import_errors its key (drizzle/0036_tenant_keys_everywhere.sql), run on a
 // database holding errors written before it: each row's errors are numbered from 0, in the order
 // they were stored, and the key holds them all, for every tenant alike.
 
-const history = historyForFile('0036_tenant_keys_everywhere');
-
-it('numbers the stored errors of each row from 0, in their order, and keys them by the tenant', async () => {
-  const db = await emptyDatabase();
-  try {
-    await db.migrate(history);
+itUpgrades(
+  '0036_tenant_keys_everywhere',
+  'numbers the stored errors of each row from 0, in their order, and keys them by the tenant',
+  async (db) => {
     const job = '00000000-0000-4000-8000-000000000001';
     const other = '00000000-0000-4000-8000-000000000002';
     await db.query(`insert into import_errors (tenant, import_id, row, field, message) values
@@ -40,7 +38,5 @@ it('numbers the stored errors of each row from 0, in their order, and keys them 
         where conrelid = 'import_errors'::regclass and contype = 'p'`,
     );
     expect(key?.columns).toBe('PRIMARY KEY (tenant, import_id, "row", seq)');
-  } finally {
-    await db.close();
-  }
-}, 120_000);
+  },
+);
