@@ -9,7 +9,8 @@ import { type TestApp, testApp } from '../../../test/harness.ts';
 import { type S3rver, startS3rver } from '../../../test/s3rver.ts';
 import { loadConfig } from '../core/config.ts';
 import { rowsOf } from '../core/db/database.ts';
-import { CHUNK_BYTES, KEEP_REPLACED_MS } from './postgres.ts';
+import { CHUNK_BYTES } from './postgres.ts';
+import { KEEP_REPLACED_MS } from './prune.ts';
 import { blobStoreKind, openBlobBytes } from './store.ts';
 
 // One contract for every blob store (docs/platform.md "Blobs"): the folder, the database (on the
@@ -223,7 +224,9 @@ describe.each(['folder', 'postgres', 's3'] as const)('the %s blob store', (kind)
           ),
         )[0]!.versions;
       expect(await left()).toBeGreaterThan(0);
-      expect(await t.platform.blobs.prune(new Date(Date.now() + KEEP_REPLACED_MS + 1000))).toBeGreaterThan(0);
+      expect(
+        (await t.platform.blobs.prune(new Date(Date.now() + KEEP_REPLACED_MS + 1000))).replaced,
+      ).toBeGreaterThan(0);
       expect(await left()).toBe(0);
       expect((await get('acme', 'twice.json')).body).toBe('{"v":2}');
     }

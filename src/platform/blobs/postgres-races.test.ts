@@ -4,7 +4,8 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { openTestDb } from '../../../test/harness.ts';
 import { type Database, rowsOf } from '../core/db/database.ts';
-import { KEEP_REPLACED_MS, PostgresBytes } from './postgres.ts';
+import { PostgresBytes } from './postgres.ts';
+import { KEEP_REPLACED_MS } from './prune.ts';
 import { BlobStore } from './store.ts';
 
 // The PostgreSQL blob store under concurrent use of one key (docs/platform.md "Blobs"): a download
@@ -97,7 +98,7 @@ describe('the PostgreSQL blob store, one key at a time', () => {
         ),
       );
     expect((await named())[0]!.orphans).toBeGreaterThan(0);
-    expect(await store.prune(new Date(Date.now() + KEEP_REPLACED_MS + 1000))).toBeGreaterThan(0);
+    expect((await store.prune(new Date(Date.now() + KEEP_REPLACED_MS + 1000))).replaced).toBeGreaterThan(0);
     expect((await named())[0]).toMatchObject({ orphans: 0, named: expect.any(Number) });
     expectWhole(await download('kept.bin'), [file(6, 2)]);
     expectWhole(await download('doc.bin'), [file(2, 5)]);

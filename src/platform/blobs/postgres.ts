@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { and, eq, sql } from 'drizzle-orm';
-import { type Database, rowsOf } from '../core/db/database.ts';
-import { type BlobAt, type BlobBytes, rechunk } from './bytes.ts';
+import type { Database, Tx } from '../core/db/database.ts';
+import { type BlobAt, type BlobBytes, type BlobGone, rechunk } from './bytes.ts';
+import { KEEP_REPLACED_MS } from './prune.ts';
 import { blobChunks } from './tables.ts';
 
 // The PostgreSQL store: the bytes in the database every node already shares, for clusters without
@@ -12,16 +12,11 @@ import { blobChunks } from './tables.ts';
 // names the version that is its content, and is switched in one statement with the facts: a failed
 // upload leaves the previous bytes in place, and a reader gets the facts and the bytes of one upload.
 // A replaced version is not deleted at once: a download begun before the switch reads it to its end.
-// The `blobs` trigger lists it in `blob_replaced`; `prune` deletes its chunks once it has been
-// replaced for KEEP_REPLACED_MS (run with the outbox's retention pass, app.ts).
+// The `blobs` trigger lists it in `blob_replaced`; prune.ts deletes its chunks (`remove`) once it has
+// been replaced for KEEP_REPLACED_MS. This store never had bytes at a key's own path: a row without
+// a version names bytes of another store (BLOB_STORE changed), which it neither reads nor deletes.
 
 export const CHUNK_BYTES = 1024 * 1024;
-
-/** How long the bytes of a replaced version stay readable: the longest a download may take after. */
-export const KEEP_REPLACED_MS = 60 * 60 * 1000;
-
-/** Replaced versions whose chunks one prune statement deletes: short transactions. */
-const PRUNE_VERSIONS = 100;
 
 const toBuffer = (data: Uint8Array) => Buffer.from(data.buffer, data.byteOffset, data.byteLength);
 
@@ -34,25 +29,20 @@ export class PostgresBytes implements BlobBytes {
     private readonly keepReplacedMs = KEEP_REPLACED_MS,
   ) {}
 
-  async put(tenant: string, _key: string, body: Readable): Promise<string> {
-    const version = randomUUID();
-    try {
-      let seq = 0;
-      for await (const data of rechunk(body, this.chunkBytes)) {
-        await this.db.tenant(tenant, (tx) => tx.insert(blobChunks).values({ tenant, version, seq, data }));
-        seq++;
-      }
-      return version;
-    } catch (err) {
-      await this.discard(tenant, version).catch(() => undefined);
-      throw err;
+  async put(tenant: string, version: string, body: Readable): Promise<void> {
+    let seq = 0;
+    for await (const data of rechunk(body, this.chunkBytes)) {
+      await this.db.tenant(tenant, (tx) => tx.insert(blobChunks).values({ tenant, version, seq, data }));
+      seq++;
     }
   }
 
-  async discard(tenant: string, version: string): Promise<void> {
-    await this.db.tenant(tenant, (tx) =>
-      tx.delete(blobChunks).where(and(eq(blobChunks.tenant, tenant), eq(blobChunks.version, version))),
-    );
+  async remove(gone: BlobGone[], tx: Tx): Promise<void> {
+    const versions = gone.filter((g) => !g.legacyKey).map((g) => sql`(${g.tenant}, ${g.version}::uuid)`);
+    if (versions.length)
+      await tx.execute(
+        sql`delete from blob_chunks where (tenant, version) in (${sql.join(versions, sql`, `)})`,
+      );
   }
 
   /** One chunk of a version, or undefined when it has none at `seq`. */
@@ -95,32 +85,6 @@ export class PostgresBytes implements BlobBytes {
     }
     // One chunk read ahead at most: the stream's buffer is counted in bytes, not in chunks.
     return Readable.from(chunks(), { objectMode: false, highWaterMark: this.chunkBytes });
-  }
-
-  /**
-   * Deletes the chunks of the versions replaced before `now` less KEEP_REPLACED_MS, and their entries,
-   * PRUNE_VERSIONS at a time; answers how many versions. Several nodes may run it at once: each
-   * takes versions no other holds (SKIP LOCKED).
-   */
-  async prune(now: Date): Promise<number> {
-    const before = new Date(now.getTime() - this.keepReplacedMs);
-    let total = 0;
-    for (;;) {
-      const result = await this.db.db.execute(sql`
-        with gone as (
-          delete from blob_replaced r
-          using (select tenant, version from blob_replaced where replaced_at < ${before}
-                 order by replaced_at limit ${PRUNE_VERSIONS} for update skip locked) o
-          where r.tenant = o.tenant and r.version = o.version
-          returning r.tenant, r.version
-        ), chunks as (
-          delete from blob_chunks c using gone g where c.tenant = g.tenant and c.version = g.version
-        )
-        select count(*)::int as n from gone`);
-      const n = rowsOf<{ n: number }>(result)[0]?.n ?? 0;
-      total += n;
-      if (n < PRUNE_VERSIONS) return total;
-    }
   }
 
   async close(): Promise<void> {}

@@ -1,16 +1,17 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { join } from 'node:path';
 import { pipeline, type Readable, Transform } from 'node:stream';
 import { and, eq } from 'drizzle-orm';
 import type { BlobStoreKind, Config } from '../core/config.ts';
-import type { Database } from '../core/db/database.ts';
+import type { Database, Tx } from '../core/db/database.ts';
 import { ApiError, errors } from '../core/errors.ts';
 import type { BlobInfo, BlobOp, Blobs, SignedUrl } from '../core/ports.ts';
 import type { BlobAt, BlobBytes } from './bytes.ts';
 import { FolderBytes } from './folder.ts';
 import { PostgresBytes } from './postgres.ts';
+import { type Pruned, pruneBlobs } from './prune.ts';
 import { S3Bytes } from './s3.ts';
-import { blobs, platformSecrets } from './tables.ts';
+import { blobs, blobUploads, platformSecrets } from './tables.ts';
 
 // The blob store (DESIGN.md "Blobs"): facts in the `blobs` table, URLs signed with HMAC-SHA256 that
 // expire, keys and limits checked here, once; the bytes in a folder, in the database or in an S3
@@ -35,6 +36,18 @@ export async function platformSecret(db: Database, name: string): Promise<string
     .onConflictDoNothing();
   const [row] = await db.db.select().from(platformSecrets).where(eq(platformSecrets.name, name));
   return row!.value;
+}
+
+/** What the `blobs` row of an upload holds besides its version. */
+type Facts = Omit<BlobInfo, 'uploadedAt'> & { uploadedAt: Date };
+
+/** Deletes an upload's entry in `blob_uploads`; answers whether it was there. */
+async function endUpload(tx: Tx, tenant: string, version: string): Promise<boolean> {
+  const ended = await tx
+    .delete(blobUploads)
+    .where(and(eq(blobUploads.tenant, tenant), eq(blobUploads.version, version)))
+    .returning({ version: blobUploads.version });
+  return ended.length > 0;
 }
 
 export class BlobStore implements Blobs {
@@ -142,33 +155,55 @@ export class BlobStore implements Blobs {
         done(null, chunk);
       },
     });
+    // Recorded before the first byte, so that the bytes of an upload whose process dies before its
+    // facts commit are found and pruned (prune.ts).
+    const version = randomUUID();
+    await this.db.tenant(tenant, (tx) => tx.insert(blobUploads).values({ tenant, version }));
     // A failing body destroys the meter too, so the store sees the failure and keeps nothing.
     const metered = pipeline(body, meter, () => undefined);
-    let version: string | undefined;
     try {
-      version = await this.bytes.put(tenant, key, metered, contentType);
-    } catch (err) {
       // Stores wrap a stream's failure in their own errors: the limit is told as it is, by every store.
-      throw refused ?? err;
-    }
-    const info = { key, size, sha256: hash.digest('hex'), contentType, uploadedAt: this.now() };
-    try {
+      await this.bytes.put(tenant, version, metered, contentType).catch((err: unknown) => {
+        throw refused ?? err;
+      });
       // A store that stopped reading early (it must not) would otherwise record a short file.
       if (refused) throw refused;
-      // One statement switches the facts and the version (PostgreSQL store) together: of uploads
-      // racing for a key, the last to commit here is the key's, bytes and facts alike.
-      const row = { ...info, version: version ?? null };
-      await this.db.tenant(tenant, (tx) =>
-        tx
-          .insert(blobs)
-          .values({ tenant, ...row })
-          .onConflictDoUpdate({ target: [blobs.tenant, blobs.key], set: row }),
-      );
+      const facts = { key, size, sha256: hash.digest('hex'), contentType, uploadedAt: this.now() };
+      await this.commit(tenant, version, facts);
+      return { ...facts, uploadedAt: facts.uploadedAt.toISOString() };
     } catch (err) {
-      if (version) await this.bytes.discard?.(tenant, version).catch(() => undefined);
+      await this.discard(tenant, version).catch(() => undefined);
       throw err;
     }
-    return { ...info, uploadedAt: info.uploadedAt.toISOString() };
+  }
+
+  /**
+   * Makes `version` the key's, with its facts, in one transaction that also ends the upload's entry
+   * in `blob_uploads`: of uploads racing for a key, the last to commit is the key's, bytes and facts
+   * alike. An upload whose entry is gone took longer than ABANDONED_AFTER_MS and its bytes were pruned.
+   */
+  private async commit(tenant: string, version: string, facts: Facts): Promise<void> {
+    const row = { ...facts, version };
+    await this.db.tenant(tenant, async (tx) => {
+      if (!(await endUpload(tx, tenant, version)))
+        throw new Error(`Upload of ${facts.key} outlasted its time and was pruned`);
+      await tx
+        .insert(blobs)
+        .values({ tenant, ...row })
+        .onConflictDoUpdate({ target: [blobs.tenant, blobs.key], set: row });
+    });
+  }
+
+  /**
+   * Deletes the bytes of an upload that failed, with its entry; an upload without one committed after
+   * all (the error came after the commit) or was pruned, bytes and all. A crash before this commits
+   * leaves the entry, for the prune.
+   */
+  private async discard(tenant: string, version: string): Promise<void> {
+    await this.db.tenant(tenant, async (tx) => {
+      if (await endUpload(tx, tenant, version))
+        await this.bytes.remove([{ tenant, version, legacyKey: null }], tx);
+    });
   }
 
   /** The key's facts and where its bytes are, read in one statement. */
@@ -211,36 +246,16 @@ export class BlobStore implements Blobs {
   }
 
   /**
-   * Deletes the bytes that replaced uploads left (the PostgreSQL store keeps them a while for the
-   * downloads begun before); answers how many versions. Other stores replace in place: nothing.
+   * Deletes the bytes that no key needs any more: versions replaced over KEEP_REPLACED_MS ago (kept
+   * for the downloads begun before), uploads that never committed, begun over ABANDONED_AFTER_MS ago.
    */
-  async prune(now = this.now()): Promise<number> {
-    return (await this.bytes.prune?.(now)) ?? 0;
+  prune(now = this.now()): Promise<Pruned> {
+    return pruneBlobs(this.db, this.bytes, now);
   }
 
   close(): Promise<void> {
     return this.bytes.close();
   }
-}
-
-/**
- * The pass that deletes replaced uploads' bytes (BlobStore.prune), driven by the event dispatcher's
- * poll as a worker, on the interval of the outbox's retention pass (OUTBOX_PRUNE_INTERVAL_MS).
- */
-export function blobPruner(platform: {
-  blobs: Pick<BlobStore, 'prune'>;
-  config: Pick<Config, 'outboxPruneIntervalMs'>;
-  log: { info(o: object, m: string): void };
-}) {
-  let last = 0;
-  return {
-    async drain(): Promise<void> {
-      if (Date.now() - last < platform.config.outboxPruneIntervalMs) return;
-      last = Date.now();
-      const versions = await platform.blobs.prune();
-      if (versions) platform.log.info({ versions }, 'replaced blob versions deleted');
-    },
-  };
 }
 
 /**

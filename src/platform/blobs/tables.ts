@@ -22,9 +22,9 @@ export const blobs = pgTable(
     contentType: text('content_type').notNull(),
     uploadedAt: timestamp('uploaded_at', { withTimezone: true }).notNull().defaultNow(),
     /**
-     * The PostgreSQL store's version holding the bytes (postgres.ts): switched with the facts in
-     * one statement, so the facts and the bytes a reader gets are always one upload's. Null in the
-     * folder and S3 stores, which replace a key's bytes in place.
+     * The upload whose bytes are the key's, in every store (bytes.ts): switched with the facts in one
+     * statement, so the facts and the bytes a reader gets are always one upload's. Null in rows
+     * written by the folder and S3 stores before drizzle/0039, whose bytes are at the key's own path.
      */
     version: uuid('version'),
   },
@@ -51,9 +51,11 @@ export const blobChunks = pgTable(
 );
 
 /**
- * Versions of the PostgreSQL store that no key names any more, and since when: a trigger on `blobs`
- * (drizzle/0037) adds the version a row held when the row is replaced or deleted. Downloads begun
- * before still read it; its chunks are deleted once it has been replaced for a while (prune).
+ * Versions that no key names any more, and since when: a trigger on `blobs` (drizzle/0037, 0039) adds
+ * the version a row held when the row is replaced or deleted. Downloads begun before still read it;
+ * its bytes are deleted once it has been replaced for a while (prune.ts). A row that had no version
+ * (bytes at the key's own path, written before 0039) is listed with its key in `legacy_key`, under a
+ * version made up for the entry.
  */
 export const blobReplaced = pgTable(
   'blob_replaced',
@@ -61,10 +63,30 @@ export const blobReplaced = pgTable(
     tenant: tenantColumn(),
     version: uuid('version').notNull(),
     replacedAt: timestamp('replaced_at', { withTimezone: true }).notNull().defaultNow(),
+    legacyKey: text('legacy_key'),
   },
   (t) => [
     primaryKey({ columns: [t.tenant, t.version] }),
     index('blob_replaced_at_idx').on(t.replacedAt),
+    tenantIsolation(t.tenant),
+  ],
+);
+
+/**
+ * Uploads in progress: a row is written before the first byte and deleted in the transaction that
+ * commits the upload's facts (or by its discard). A row left behind is an upload whose process died
+ * half-way; prune.ts deletes its bytes once it is older than ABANDONED_AFTER_MS.
+ */
+export const blobUploads = pgTable(
+  'blob_uploads',
+  {
+    tenant: tenantColumn(),
+    version: uuid('version').notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenant, t.version] }),
+    index('blob_uploads_started_at_idx').on(t.startedAt),
     tenantIsolation(t.tenant),
   ],
 );
