@@ -22,8 +22,8 @@ import { queryBodies, seedProbe, verify } from './probe.ts';
 
 // (n): the real server as `npm start` runs it, a child process of its own (bench/server.ts: `ponte
 // serve` plus the bench probe), on the bench database, its log written to a file:
-// - request logging: the same getEntity with LOG_LEVEL=info (one line per request) and with
-//   LOG_LEVEL unset (the default: no request line, errors only), two servers measured in turn for
+// - request logging: the same getEntity with LOG_LEVEL unset (the default, info: one line per
+//   request) and with LOG_LEVEL=warn (no request line, errors only), two servers measured in turn for
 //   BENCH_LOG_ROUNDS rounds, so that the machine's drift falls on both alike; the cost is the
 //   difference in server CPU per request;
 // - every core: WORKERS=1 against WORKERS=<cores> (cluster.ts), both at the default level, and raw pg (c).
@@ -168,15 +168,15 @@ export async function runProcesses(bench: BenchContext): Promise<void> {
   const cores = os.availableParallelism();
   const started: Child[] = [];
   try {
-    const info = await startServer(bench, { WORKERS: '1', LOG_LEVEL: 'info' });
+    const info = await startServer(bench, { WORKERS: '1' });
     started.push(info);
-    const warn = await startServer(bench, { WORKERS: '1' });
+    const warn = await startServer(bench, { WORKERS: '1', LOG_LEVEL: 'warn' });
     started.push(warn);
     const many = await startServer(bench, { WORKERS: String(cores) });
     started.push(many);
     for (const [name, child] of [
-      ['info', info],
-      ['default', warn],
+      ['default', info],
+      ['warn', warn],
       ['workers', many],
     ] as const)
       await verify(`the real server (${name})`, `${child.base}${PATH}`, auth);
@@ -192,7 +192,7 @@ export async function runProcesses(bench: BenchContext): Promise<void> {
     const runInfo = async (round: number) => {
       const logBefore = statSync(info.logFile).size;
       const m = await run(
-        `(n1) real server, 1 process, LOG_LEVEL=info (a line per request), round ${round}`,
+        `(n1) real server, 1 process, LOG_LEVEL unset (default: a line per request), round ${round}`,
         info,
       );
       const bytes = statSync(info.logFile).size - logBefore;
@@ -201,17 +201,14 @@ export async function runProcesses(bench: BenchContext): Promise<void> {
       );
       atInfo.push(m);
     };
-    let defaultLogBytes = 0;
+    let quietLogBytes = 0;
     const runWarn = async (round: number) => {
       const logBefore = statSync(warn.logFile).size;
-      defaultLogBytes -= logBefore;
+      quietLogBytes -= logBefore;
       atWarn.push(
-        await run(
-          `(n2) real server, 1 process, LOG_LEVEL unset (the default: no request line), round ${round}`,
-          warn,
-        ),
+        await run(`(n2) real server, 1 process, LOG_LEVEL=warn (no request line), round ${round}`, warn),
       );
-      defaultLogBytes += statSync(warn.logFile).size;
+      quietLogBytes += statSync(warn.logFile).size;
     };
     // A first, unreported round warms both servers (JIT, pools, prepared statements). Then each
     // round measures both, in turns (info first in odd rounds), so drift falls on both alike.
@@ -227,7 +224,7 @@ export async function runProcesses(bench: BenchContext): Promise<void> {
       }
     }
     await run(`(nN) warm-up, not counted`, many);
-    const nN = await run(`(nN) real server, WORKERS=${cores}, LOG_LEVEL unset`, many);
+    const nN = await run(`(nN) real server, WORKERS=${cores}, LOG_LEVEL unset (a line per request)`, many);
     const raw = await rawPg(bench.databaseUrl, 'single');
     let c: Measured;
     try {
@@ -244,7 +241,7 @@ export async function runProcesses(bench: BenchContext): Promise<void> {
     const cpuWarn = sum(atWarn, (m) => m.serverCpuUsPerRequest) / atWarn.length;
     const rpsInfo = sum(atInfo, (m) => m.requestsPerSecond) / atInfo.length;
     const rpsWarn = sum(atWarn, (m) => m.requestsPerSecond) / atWarn.length;
-    const n1 = atWarn[atWarn.length - 1]!;
+    const n1 = atInfo[atInfo.length - 1]!;
     const perRound = atInfo.map((m, i) => m.serverCpuUsPerRequest / atWarn[i]!.serverCpuUsPerRequest - 1);
     const sorted = [...perRound].sort((a, b) => a - b);
     const middle = sorted.length / 2;
@@ -261,18 +258,18 @@ export async function runProcesses(bench: BenchContext): Promise<void> {
         '',
         '| ratio | value |',
         '|---|---:|',
-        `| request log at info: server CPU per request over the default's (mean of ${ROUNDS} rounds each) | ${fmt(((cpuInfo - cpuWarn) / cpuWarn) * 100, 1)} % (${fmt(cpuInfo)} against ${fmt(cpuWarn)} µs) |`,
-        `| request log at info: the same, median of the rounds' own differences (${perRound.map((r) => fmt(r * 100, 1)).join(', ')} %) | ${fmt(median * 100, 1)} % |`,
-        `| request log at the default level: bytes written per request (${fmt(sum(atWarn, (m) => m.total))} requests) | ${fmt(
-          defaultLogBytes /
+        `| request log at the default level: server CPU per request over LOG_LEVEL=warn's (mean of ${ROUNDS} rounds each) | ${fmt(((cpuInfo - cpuWarn) / cpuWarn) * 100, 1)} % (${fmt(cpuInfo)} against ${fmt(cpuWarn)} µs) |`,
+        `| request log at the default level: the same, median of the rounds' own differences (${perRound.map((r) => fmt(r * 100, 1)).join(', ')} %) | ${fmt(median * 100, 1)} % |`,
+        `| request log at LOG_LEVEL=warn: bytes written per request (${fmt(sum(atWarn, (m) => m.total))} requests) | ${fmt(
+          quietLogBytes /
             Math.max(
               sum(atWarn, (m) => m.total),
               1,
             ),
           2,
         )} |`,
-        `| request log at info: req/s ÷ the default's req/s | ${ratio(rpsInfo, rpsWarn)} |`,
-        `| one request line alone (${fmt(LINES)} lines, the server's logger to a file): CPU per line, and its share of a request at the default level | ${fmt(line, 2)} µs, ${fmt((line / cpuWarn) * 100, 1)} % |`,
+        `| request log at the default level: req/s ÷ LOG_LEVEL=warn's req/s | ${ratio(rpsInfo, rpsWarn)} |`,
+        `| one request line alone (${fmt(LINES)} lines, the server's logger to a file): CPU per line, and its share of a request without it | ${fmt(line, 2)} µs, ${fmt((line / cpuWarn) * 100, 1)} % |`,
         `| ${cores} workers req/s ÷ 1 process req/s (both at the default level, last round) | ${ratio(nN.requestsPerSecond, n1.requestsPerSecond)} |`,
         `| ${cores} workers p99 ÷ 1 process p99 | ${ratio(nN.latencyP99, n1.latencyP99)} |`,
         `| 1 process req/s ÷ raw pg (c) req/s | ${ratio(n1.requestsPerSecond, c.requestsPerSecond)} |`,

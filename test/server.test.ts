@@ -103,10 +103,26 @@ describe('ponte serve on the embedded database', () => {
 
       // The health endpoint needs no credentials.
       expect(await healthy(first)).toBe(true);
-      // Requests are not logged at the default LOG_LEVEL: the banner stays the last thing printed.
-      await sleep(200);
+      // The default LOG_LEVEL logs one line per request, after the banner (written in batches, within
+      // a quarter of a second): the curl line's health check among them, with its tenant and status.
+      await waitFor(first, 'the request lines', () => /"msg":"request"/.test(first.output()));
+      await sleep(300);
+      const after = first
+        .output()
+        .split('\n')
+        .slice(lines.length - 1);
+      const requests = after.filter((l) => l.includes('"msg":"request"')).map((l) => JSON.parse(l));
+      expect(requests, after.join('\n')).toContainEqual(
+        expect.objectContaining({
+          tenant: 'demo',
+          op: 'hcm/platform_integration/queries/healthcheck',
+          method: 'POST',
+          status: 200,
+          reqId: expect.any(String),
+          ms: expect.any(Number),
+        }),
+      );
       expect(first.output()).not.toMatch(/incoming request|request completed/);
-      expect(first.output().trimEnd().endsWith('(paste the API key there)')).toBe(true);
 
       const tokenFile = join(dataDir, 'admin-token');
       expect(existsSync(tokenFile)).toBe(true);

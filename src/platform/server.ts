@@ -99,7 +99,7 @@ function logWritten(log: FastifyBaseLogger): Promise<void> {
  * First start on an empty database: create the tenant `demo` with a full key and print, once, the
  * key and a ready curl line (the key is never shown again; `ponte key create demo` makes another).
  * Printed after the listening line and last, docs and console at the end, so it is what the terminal
- * shows: request logs stay off unless LOG_LEVEL asks for them (config `logRequests`).
+ * shows until requests come (a line each at the default LOG_LEVEL, config `logRequests`).
  */
 async function bootstrapDemo({ platform }: App, url: string): Promise<void> {
   if ((await platform.tenants.list()).length > 0) return;

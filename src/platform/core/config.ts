@@ -45,9 +45,9 @@ export interface Config {
   /** pino's level; LOG_LEVEL, `info` when unset. */
   logLevel: string;
   /**
-   * A log line per request (`incoming request`, `request completed`): only when LOG_LEVEL asks for
-   * `info` or more. Unset, the terminal shows start-up and problems, not traffic (errors keep their
-   * request id either way).
+   * One log line per request (http/request-log.ts: request id, tenant, operation, method, status,
+   * time) at `info` or more, the default: LOG_LEVEL=warn leaves start-up and problems only (errors
+   * keep their request id either way). About 1 % of a request's CPU (docs/performance.md).
    */
   logRequests: boolean;
   /** How often a node looks for undelivered events and due webhook retries (docs/events.md). */
@@ -180,7 +180,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     jobPollMs: int(env.JOB_POLL_MS, 1000, 'JOB_POLL_MS'),
     runJobs: env.PONTE_JOBS !== 'off',
     logLevel: env.LOG_LEVEL || 'info',
-    logRequests: ['info', 'debug', 'trace'].includes(env.LOG_LEVEL ?? ''),
+    logRequests: ['info', 'debug', 'trace'].includes(env.LOG_LEVEL || 'info'),
     eventPollMs: int(env.EVENT_POLL_MS, 1000, 'EVENT_POLL_MS'),
     webhookMaxAttempts: Math.max(1, int(env.WEBHOOK_MAX_ATTEMPTS, 8, 'WEBHOOK_MAX_ATTEMPTS')),
     webhookBackoffMs: int(env.WEBHOOK_BACKOFF_MS, 30_000, 'WEBHOOK_BACKOFF_MS'),

@@ -6,9 +6,9 @@ import { loadConfig } from '../core/config.ts';
 import { action, defineService } from '../core/registry.ts';
 import { Type } from '../core/schema.ts';
 
-// What the server logs (README "Running", LOG_LEVEL): unset, the terminal shows start-up and
-// problems, not a line per request; LOG_LEVEL=info (or debug, trace) asks for those lines. An
-// internal error is logged with its request id either way.
+// What the server logs (README "Running", LOG_LEVEL): unset (info), debug or trace, one line per
+// request; LOG_LEVEL=warn or error, start-up and problems only. An internal error is logged with its
+// request id either way.
 
 const failing = defineService({
   domain: 'test',
@@ -41,9 +41,9 @@ async function logged(level: string | undefined) {
     logger: { level: 'info', stream },
     config: { logRequests },
   });
-  const key = await t.tenant(`log-${level ?? 'unset'}`);
+  const key = await t.tenant(`log-${level || 'unset'}`);
   const health = await t.call(
-    `log-${level ?? 'unset'}`,
+    `log-${level || 'unset'}`,
     'hcm/platform_integration/queries/healthcheck',
     {},
     {
@@ -51,7 +51,7 @@ async function logged(level: string | undefined) {
     },
   );
   expect(health.statusCode).toBe(200);
-  const boom = await t.call(`log-${level ?? 'unset'}`, 'test/logging/actions/boom', {}, { auth: key });
+  const boom = await t.call(`log-${level || 'unset'}`, 'test/logging/actions/boom', {}, { auth: key });
   expect(boom.statusCode).toBe(500);
   return { lines, requestId: boom.headers['x-request-id'] };
 }
@@ -60,29 +60,40 @@ const perRequest = (lines: Array<Record<string, unknown>>) =>
   lines.filter((l) => l.msg === 'request' || l.msg === 'incoming request' || l.msg === 'request completed');
 
 describe('LOG_LEVEL', () => {
-  it('unset (or warn): no line per request, and an internal error logged with its request id', async () => {
-    for (const level of [undefined, '', 'warn']) {
+  it('warn or error: no line per request, and an internal error logged with its request id', async () => {
+    for (const level of ['warn', 'error']) {
       const { lines, requestId } = await logged(level);
-      expect(perRequest(lines), String(level)).toEqual([]);
+      expect(perRequest(lines), level).toEqual([]);
       const error = lines.find((l) => l.reqId === requestId && l.level === 50);
       expect(error, JSON.stringify(lines)).toBeDefined();
       expect(JSON.stringify(error)).toContain('the handler broke');
     }
   });
 
-  it('info (or debug, trace): one line per request, with its id, tenant, operation, status and time', async () => {
-    const { lines, requestId } = await logged('info');
-    const mine = perRequest(lines).filter((l) => l.reqId === requestId);
-    expect(mine).toHaveLength(1);
-    expect(mine[0]).toMatchObject({
-      msg: 'request',
-      tenant: 'log-info',
-      op: 'test/logging/actions/boom',
-      method: 'POST',
-      status: 500,
-    });
-    expect(typeof mine[0]?.ms).toBe('number');
-    expect(JSON.stringify(mine[0])).not.toContain('authorization');
+  it('unset (info), debug or trace: one line per request, with its id, tenant, operation, status and time', async () => {
+    for (const level of [undefined, '', 'info']) {
+      const { lines, requestId } = await logged(level);
+      const tenant = `log-${level || 'unset'}`;
+      // The tenant's creation and its key (the admin API), the health check, the failing action: a
+      // line each, the error's own line besides.
+      expect(perRequest(lines).map((l) => l.op)).toEqual([
+        '/admin/tenants',
+        '/admin/tenants/:name/keys',
+        'hcm/platform_integration/queries/healthcheck',
+        'test/logging/actions/boom',
+      ]);
+      const mine = perRequest(lines).filter((l) => l.reqId === requestId);
+      expect(mine).toHaveLength(1);
+      expect(mine[0]).toMatchObject({
+        msg: 'request',
+        tenant,
+        op: 'test/logging/actions/boom',
+        method: 'POST',
+        status: 500,
+      });
+      expect(typeof mine[0]?.ms).toBe('number');
+      expect(JSON.stringify(mine[0])).not.toContain('authorization');
+    }
     for (const level of ['debug', 'trace']) {
       expect(loadConfig({ LOG_LEVEL: level }, { adminToken: 'unused' }).logRequests).toBe(true);
     }
