@@ -128,7 +128,7 @@ export async function startServer(bench: BenchContext, env: Record<string, strin
 
 /**
  * What one request line costs by itself, without the noise of a whole request: the server's logger
- * (pino, its asynchronous destination: http/request-log.ts) writing LINES lines like the request log's to a file, from
+ * (pino, its asynchronous destination: http/log-destination.ts) writing LINES lines like the request log's to a file, from
  * the first line to the last byte on disk, all of this process's threads counted.
  */
 async function logLineCost(): Promise<number> {
@@ -150,11 +150,8 @@ async function logLineCost(): Promise<number> {
         },
         'request',
       );
-    const done = new Promise<void>((resolve) =>
-      (dest as unknown as NodeJS.EventEmitter).once('finish', resolve),
-    );
-    (dest as unknown as { end(): void }).end();
-    await done;
+    await new Promise<void>((resolve) => dest.flush(resolve));
+    dest.end();
     const used = process.cpuUsage(before);
     return (used.user + used.system) / LINES;
   } finally {

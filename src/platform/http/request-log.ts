@@ -1,31 +1,18 @@
 import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
-import pino from 'pino';
+import type pino from 'pino';
+import { LogDestination } from './log-destination.ts';
 
 // The request log at the default level (info): one line per request, written asynchronously
 // (docs/performance.md "Request logging"). Fastify's own request logging writes two lines per
 // request, each a system call of its own on the event loop; together they cost about a fifth of a
 // short request. Here each request is one line with what an operator looks for (the request id, from
 // the request's logger, the tenant, the operation, the status and the time), and lines go out in
-// batches: pino's asynchronous destination gathers what is logged while a write is in flight, and
-// flushes what is left when the process exits. A closed stdout (EPIPE) stops the logging, nothing else.
+// batches (log-destination.ts), what is left when the process exits too. A closed stdout (EPIPE)
+// stops the logging, nothing else.
 
-/** Lines are written once this many bytes wait (about 35 request lines), or every FLUSH_MS. */
-const BATCH_BYTES = 8192;
-const FLUSH_MS = 250;
-
-/**
- * The logger's destination: standard output, written asynchronously in batches. Under load a write
- * (a system call, through libuv's thread pool) carries dozens of lines; when traffic is light a line
- * waits at most FLUSH_MS.
- */
-export function logDestination(dest: number | string = 1): pino.DestinationStream & { flush(): void } {
-  const destination = pino.destination({ dest, sync: false, minLength: BATCH_BYTES });
-  // SonicBoom's own state: what waits, and whether a write is under way.
-  const state = destination as unknown as { _len: number; _writing: boolean; destroyed: boolean };
-  setInterval(() => {
-    if (state._len > 0 && !state._writing && !state.destroyed) destination.flush();
-  }, FLUSH_MS).unref();
-  return destination;
+/** The logger's destination: standard output (or a file), written asynchronously in batches. */
+export function logDestination(dest: number | string = 1): LogDestination {
+  return LogDestination.to(dest);
 }
 
 /** The route's operation, e.g. `yms/patio/queries/buscaVagaLivre`; the route pattern elsewhere. */
