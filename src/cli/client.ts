@@ -137,27 +137,54 @@ function table(rows: string[][]): string {
   return rows.map((r) => `  ${r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ')}`.trimEnd()).join('\n');
 }
 
+const OPTIONS = {
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  scope: { type: 'string' },
+  subject: { type: 'string' },
+  edition: { type: 'string' },
+  'time-zone': { type: 'string' },
+  description: { type: 'string' },
+  url: { type: 'string' },
+  tenant: { type: 'string' },
+  key: { type: 'string' },
+  out: { type: 'string' },
+} as const;
+
+/**
+ * `argv` with its positionals after `--`, in their order: a word of three characters or more that
+ * begins with one `-` is a positional (an access key made before 27 November 2026 may begin with
+ * `-`; no option here is written that way), not an unknown option. Options, with their values, and
+ * `-h` stay in front, so parseArgs still refuses what it does not know.
+ */
+export function valuesLast(argv: string[]): string[] {
+  const options: string[] = [];
+  const positionals: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (word === '--') {
+      positionals.push(...argv.slice(i + 1));
+      break;
+    }
+    if (word.startsWith('--') || (word.startsWith('-') && word.length === 2)) {
+      options.push(word);
+      const name = word.slice(2);
+      const option = OPTIONS[name as keyof typeof OPTIONS];
+      if (option?.type === 'string' && i + 1 < argv.length) options.push(argv[++i]!);
+    } else positionals.push(word);
+  }
+  return [...options, '--', ...positionals];
+}
+
 async function command(
   argv: string[],
   env: NodeJS.ProcessEnv,
   out: NodeJS.WritableStream,
 ): Promise<Done | undefined> {
   const { positionals, values } = parseArgs({
-    args: argv,
+    args: valuesLast(argv),
     allowPositionals: true,
-    options: {
-      json: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-      scope: { type: 'string' },
-      subject: { type: 'string' },
-      edition: { type: 'string' },
-      'time-zone': { type: 'string' },
-      description: { type: 'string' },
-      url: { type: 'string' },
-      tenant: { type: 'string' },
-      key: { type: 'string' },
-      out: { type: 'string' },
-    },
+    options: OPTIONS,
   });
   const [group, verb, ...rest] = positionals;
   if (values.help || group === 'help') return undefined;
