@@ -158,7 +158,10 @@ export class BlobStore implements Blobs {
     // Recorded before the first byte, so that the bytes of an upload whose process dies before its
     // facts commit are found and pruned (prune.ts).
     const version = randomUUID();
-    await this.db.tenant(tenant, (tx) => tx.insert(blobUploads).values({ tenant, version }));
+    // On the platform's clock, the one the prune reads (prune.ts), not the database's.
+    await this.db.tenant(tenant, (tx) =>
+      tx.insert(blobUploads).values({ tenant, version, startedAt: this.now() }),
+    );
     // A failing body destroys the meter too, so the store sees the failure and keeps nothing.
     const metered = pipeline(body, meter, () => undefined);
     try {

@@ -202,6 +202,25 @@ describe.each(['folder', 'postgres', 's3'] as const)('the %s blob store', (kind)
     expect(await db.tenant('acme', (tx) => tx.select().from(blobUploads))).toEqual([]);
   });
 
+  it('dates an upload on the platform clock, the one the prune reads', async () => {
+    // A clock two days ahead of the database's: an upload begun now is not a day old on it.
+    const ahead = await BlobStore.open(db, {
+      bytes,
+      publicUrl: 'http://localhost',
+      maxBytes: 1024 * 1024,
+      now: () => later(2 * 86_400_000),
+    });
+    bytes.afterPut = () => ahead.prune();
+    const info = await ahead.write(
+      'acme',
+      'clock.txt',
+      Readable.from([Buffer.from('on time')]),
+      'text/plain',
+    );
+    expect(info.size).toBe(7);
+    expect((await download('clock.txt')).bytes.toString()).toBe('on time');
+  });
+
   it('ends every upload’s entry when it commits or fails', async () => {
     await upload('entry.txt', 'fine');
     const tooBig = Readable.from([randomBytes(2 * 1024 * 1024)]);
