@@ -139,4 +139,21 @@ describe.skipIf(!onServer)('the PostgreSQL blob store under real concurrency', (
       expect(got.info.contentType).toBe(`type/${winner}`);
     }
   }, 120_000);
+
+  it('lets nodes pruning at once delete each replaced version once, together all of them', async () => {
+    // 250 replaced versions (over two batches of 100 each), pruned by four passes at once.
+    for (let i = 0; i < 250; i++) await upload(`prune-${i % 50}.bin`, file(i % 7, 1));
+    const due = new Date(Date.now() + KEEP_REPLACED_MS + 60_000);
+    const listed = async () =>
+      rowsOf<{ n: number }>(
+        await db.db.execute(sql`select count(*)::int as n from blob_replaced where tenant = 'acme'`),
+      )[0]!.n;
+    const before = await listed();
+    expect(before).toBeGreaterThanOrEqual(200);
+    const passes = await Promise.all(Array.from({ length: 4 }, () => store.prune(due)));
+    expect(passes.reduce((n, p) => n + p.replaced, 0)).toBe(before);
+    expect(await listed()).toBe(0);
+    // The keys' current versions were left whole.
+    for (let i = 0; i < 50; i++) expect((await download(`prune-${i}.bin`)).bytes.length).toBeGreaterThan(0);
+  }, 120_000);
 });
