@@ -16,6 +16,7 @@ import { type PgColumn, PgDialect, type PgTable, type PgView } from 'drizzle-orm
 import pg from 'pg';
 import { GENERIC_PLAN } from './session.ts';
 import type { Tx } from './types.ts';
+import { fill, placeholder, Where } from './where.ts';
 
 // Reads whose WHERE changes with each request (a search's filters, an entity list's filter), made
 // cheap (docs/performance.md): drizzle's select builder, its view proxies and its row mapping were
@@ -232,6 +233,76 @@ export interface PageOptions extends RowsOptions {
   oneScan?: { key: PgColumn; columns: PgColumn[] } | undefined;
 }
 
+/** A page's statements (the page, or the page with its count: `oneScan`; the count) and their values. */
+interface PageTexts {
+  page: string;
+  count: string;
+  /** The WHERE's parameters: a shape's are placeholders (where.ts `fill`). */
+  params: unknown[];
+}
+
+/** Each shape's statements, by source, shape key, order and kind of page (where.ts). */
+const shapeTexts = new Map<string, PageTexts>();
+const MAX_SHAPES = 2000;
+/** An ORDER BY rendered, by its terms' array (callers keep one array an order: busca.ts). */
+const orderTexts = new WeakMap<SQL[], string>();
+
+function orderText(orderBy: SQL[] | undefined): string {
+  if (!orderBy?.length) return '';
+  let text = orderTexts.get(orderBy);
+  if (text === undefined) {
+    text = ` order by ${dialect.sqlToQuery(sql.join(orderBy, sql`, `)).sql}`;
+    orderTexts.set(orderBy, text);
+  }
+  return text;
+}
+
+function pageTexts(source: Source, where: SQL | undefined, order: string, options: PageOptions): PageTexts {
+  const shape = shapeOf(source);
+  const rendered = where ? dialect.sqlToQuery(where) : { sql: '', params: [] as unknown[] };
+  const filter = where ? ` where ${rendered.sql}` : '';
+  const n = rendered.params.length;
+  const count = `select count(*) from ${shape.from}${filter}`;
+  if (!options.oneScan)
+    return {
+      page: `select ${shape.list} from ${shape.from}${filter}${order} limit $${n + 1} offset $${n + 2}`,
+      count,
+      params: rendered.params,
+    };
+  // The matches' keys and sort columns, materialized once: the page's keys are sorted from them and
+  // the count read from them (an InitPlan, run once, its value after the columns of every row); the
+  // page's rows are then read by key. The CTE takes the source's name, so `order` reads the same there.
+  const { key, columns } = options.oneScan;
+  const [keyName, ...names] = [key, ...columns].map((c) => `${shape.from}.${quote(c.name)}`);
+  const kept = [...new Set([keyName, ...names])].join(', ');
+  return {
+    page:
+      `with "m" as materialized (select ${kept} from ${shape.from}${filter}), ` +
+      `"p" as (select ${keyName} from "m" as ${shape.from}${order} limit $${n + 1} offset $${n + 2}) ` +
+      `select ${shape.list}, (select count(*) from "m") from ${shape.from} ` +
+      `where ${keyName} in (select * from "p")${order}`,
+    count,
+    params: rendered.params,
+  };
+}
+
+/**
+ * A page's statements: a shape's are made once (its WHERE rendered with placeholders) and then
+ * only filled with each request's values; any other WHERE is rendered for the request.
+ */
+function statementsOf(source: Source, where: SQL | Where | undefined, options: PageOptions): PageTexts {
+  const order = orderText(options.orderBy);
+  if (!(where instanceof Where)) return pageTexts(source, where, order, options);
+  const oneScan = options.oneScan ? [options.oneScan.key, ...options.oneScan.columns].map((c) => c.name) : '';
+  const key = `${shapeOf(source).from}|${where.key}|${order}|${oneScan}`;
+  let texts = shapeTexts.get(key);
+  if (!texts) {
+    texts = pageTexts(source, where.build(placeholder), order, options);
+    if (shapeTexts.size < MAX_SHAPES) shapeTexts.set(key, texts);
+  }
+  return { ...texts, params: fill(texts.params, where.values) };
+}
+
 /**
  * A page of `source`'s rows that `where` selects, and how many there are in all: the WHERE is
  * rendered once for both statements, which go out together (one write, session.ts `hold`; one
@@ -240,55 +311,34 @@ export interface PageOptions extends RowsOptions {
 export async function selectPage<T extends Row = Row>(
   tx: Tx,
   source: Source,
-  where: SQL | undefined,
+  where: SQL | Where | undefined,
   options: PageOptions,
 ): Promise<{ rows: T[]; total: number }> {
   if (!serverOf(tx)) {
+    const condition = where instanceof Where ? where.build() : where;
     const [rows, total] = await Promise.all([
-      selectRows<T>(tx, source, where, options),
-      countRows(tx, source, where),
+      selectRows<T>(tx, source, condition, options),
+      countRows(tx, source, condition),
     ]);
     return { rows, total };
   }
   const shape = shapeOf(source);
-  const rendered = where ? dialect.sqlToQuery(where) : { sql: '', params: [] as unknown[] };
-  const filter = where ? ` where ${rendered.sql}` : '';
-  const order = options.orderBy?.length
-    ? ` order by ${dialect.sqlToQuery(sql.join(options.orderBy, sql`, `)).sql}`
-    : '';
-  const n = rendered.params.length;
+  const { page, count, params } = statementsOf(source, where, options);
   const offset = options.offset ?? 0;
-  const count = `select count(*) from ${shape.from}${filter}`;
   if (options.oneScan) {
-    // The matches' keys and sort columns, materialized once: the page's keys are sorted from them
-    // and the count read from them (an InitPlan, run once, its value after the columns of every
-    // row); the page's rows are then read by key. The CTE takes the source's name, so `order` reads
-    // the same there.
-    const { key, columns } = options.oneScan;
-    const [keyName, ...names] = [key, ...columns].map((c) => dialect.sqlToQuery(sql`${c}`).sql);
-    const kept = [...new Set([keyName, ...names])].join(', ');
-    const rows = await runText(
-      tx,
-      `with "m" as materialized (select ${kept} from ${shape.from}${filter}), ` +
-        `"p" as (select ${keyName} from "m" as ${shape.from}${order} limit $${n + 1} offset $${n + 2}) ` +
-        `select ${shape.list}, (select count(*) from "m") from ${shape.from} ` +
-        `where ${keyName} in (select * from "p")${order}`,
-      [...rendered.params, options.limit, offset],
-      options.plan,
-    );
+    const rows = await runText(tx, page, [...params, options.limit, offset], options.plan);
     // A page past the end has no row to carry the count: asked apart (a rare request).
     const total =
       rows.length > 0
         ? Number(rows[0]![shape.keys.length])
         : offset > 0
-          ? Number((await runText(tx, count, rendered.params, options.plan))[0]?.[0] ?? 0)
+          ? Number((await runText(tx, count, params, options.plan))[0]?.[0] ?? 0)
           : 0;
     return { rows: mapRows<T>(shape, rows), total };
   }
-  const page = `select ${shape.list} from ${shape.from}${filter}${order} limit $${n + 1} offset $${n + 2}`;
   const [rows, counted] = await Promise.all([
-    runText(tx, page, [...rendered.params, options.limit, offset], options.plan),
-    runText(tx, count, rendered.params, options.plan),
+    runText(tx, page, [...params, options.limit, offset], options.plan),
+    runText(tx, count, params, options.plan),
   ]);
   return { rows: mapRows<T>(shape, rows), total: Number(counted[0]?.[0] ?? 0) };
 }

@@ -1,4 +1,4 @@
-import { or, type SQL, sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { type AnyPgColumn, index } from 'drizzle-orm/pg-core';
 
 // Partial, case-insensitive text search, shared by the filter language and every service's
@@ -32,11 +32,9 @@ export const searchColumnOf = (...columns: string[]): SQL =>
   sql.raw(columns.map((c) => `lower(coalesce("${c}", ''))`).join(` || E'\\x1f' || `));
 
 /**
- * `text` as part of any of `columns`, through their stored search column `search` (searchColumnOf):
- * the same rows as an ILIKE on each, which in a multibyte database is lower() on both sides. A text
- * holding the separator is read with ILIKE on each field (exact, without the index).
+ * A text a stored search column can answer: one without the separator. `search LIKE lower('%text%')`
+ * then finds the rows an ILIKE on each field finds (in a multibyte database ILIKE is lower() on both
+ * sides); a text holding the separator is searched with an ILIKE on each field instead (yms/agenda
+ * busca.ts).
  */
-export function containsTextIn(search: AnyPgColumn, columns: AnyPgColumn[], text: string): SQL {
-  if (text.includes(SEPARATOR)) return or(...columns.map((c) => containsText(c, text))) as SQL;
-  return sql`${search} like lower(${`%${escapeLike(text)}%`})`;
-}
+export const fitsSearchColumn = (text: string) => !text.includes(SEPARATOR);

@@ -10,6 +10,7 @@ import {
 } from './reads.ts';
 import type { Statement, Values } from './statement.ts';
 import type { TenantTable, Tx } from './types.ts';
+import { Where } from './where.ts';
 
 // The store layer: every read and write of a tenant-owned table goes through here, which adds the
 // tenant to the WHERE clause and to inserted rows in this one place. Row-level security (tenancy.ts)
@@ -54,13 +55,20 @@ export class Store {
     return selectRows<R>(this.tx, source, this.scope(source, where), options);
   }
 
-  /** A page of the tenant's rows of `source` that `where` selects, and how many there are in all (reads.ts). */
+  /**
+   * A page of the tenant's rows of `source` that `where` selects, and how many there are in all
+   * (reads.ts). A search's filters as a shape (where.ts) are rendered once per shape.
+   */
   page<R extends Record<string, unknown>>(
     source: Source & { tenant: PgColumn },
-    where: SQL | undefined,
+    where: SQL | Where | undefined,
     options: PageOptions,
   ): Promise<{ rows: R[]; total: number }> {
-    return selectPage<R>(this.tx, source, this.scope(source, where), options);
+    const scoped =
+      where instanceof Where
+        ? where.within('tenant', this.tenant, (tenant) => eq(source.tenant, tenant))
+        : this.scope(source, where);
+    return selectPage<R>(this.tx, source, scoped, options);
   }
 
   /** How many of the tenant's rows of `source` `where` selects (reads.ts). */

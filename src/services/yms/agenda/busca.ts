@@ -1,13 +1,15 @@
 import { and, asc, desc, eq, gte, inArray, lt, lte, or, type SQL, sql } from 'drizzle-orm';
-import { containsText, containsTextIn, escapeLike } from '../../../platform/core/db/search.ts';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import { escapeLike, fitsSearchColumn } from '../../../platform/core/db/search.ts';
 import { statement } from '../../../platform/core/db/statement.ts';
+import { Where } from '../../../platform/core/db/where.ts';
 import type { Ctx } from '../../../platform/core/declarations.ts';
 import { action, query } from '../../../platform/core/registry.ts';
 import { DateTime, Enum, Int64, Type } from '../../../platform/core/schema.ts';
 import { MAX_IDS_PESQUISA, SORT_FIELDS, StatusAgendamento } from './contract.ts';
 import { agenda as agendaEntity } from './entities.ts';
 import { E } from './errors.ts';
-import { escopoParceiro, SUJEITOS } from './representacao.ts';
+import { representacao, SUJEITOS } from './representacao.ts';
 import { compact, type StatusAgendamento as Status } from './states.ts';
 import { agendaBusca } from './tables/agendas.ts';
 import { externalTenant as parceiroTable } from './tables/parceiros.ts';
@@ -39,19 +41,28 @@ export interface Pesquisa extends PesquisaNoPatio {
 }
 
 /**
- * The ways a free text matches an agenda, ORed. Each entry is one condition; one that has nothing to
- * match returns undefined. Plates and drivers are resolved by yms/patio, partners and types from this
- * service's tables (pesquisaNosCadastros), into ids: every branch is served by an index.
+ * The ways a free text matches an agenda, ORed, each served by an index: the text in the description,
+ * key or group (one search column); the code, for a text of digits; and the plates and drivers
+ * yms/patio matched, and this service's partners and types (pesquisaNosCadastros), as ids.
  */
-export const PESQUISA: Array<(p: Pesquisa) => SQL | undefined> = [
-  (p) =>
-    containsTextIn(agenda.busca, [agenda.descricao, agenda.chaveIntegracao, agenda.codigoAgrupador], p.texto),
-  (p) => (/^\d{1,15}$/.test(p.texto) ? eq(agenda.codigo, Number(p.texto)) : undefined),
-  (p) => (p.veiculoIds.length ? inArray(agenda.veiculoId, p.veiculoIds) : undefined),
-  (p) => (p.motoristaIds.length ? inArray(agenda.motoristaId, p.motoristaIds) : undefined),
-  (p) => (p.parceiroIds.length ? inArray(agenda.parceiroId, p.parceiroIds) : undefined),
-  (p) => (p.tipoIds.length ? inArray(agenda.tipoAgendamentoId, p.tipoIds) : undefined),
-];
+function pesquisaEm(w: Where, p: Pesquisa): void {
+  const padrao = `%${escapeLike(p.texto)}%`;
+  if (fitsSearchColumn(p.texto)) w.value('texto', padrao, (v) => sql`${agenda.busca} like lower(${v})`);
+  // Another text, so another name: a name stands for one text of its condition (where.ts).
+  else
+    w.value('textoEmCadaCampo', padrao, (v) =>
+      or(
+        ...[agenda.descricao, agenda.chaveIntegracao, agenda.codigoAgrupador].map(
+          (c) => sql`${c} ilike ${v}`,
+        ),
+      ),
+    );
+  if (/^\d{1,15}$/.test(p.texto)) w.value('codigoTexto', Number(p.texto), (c) => eq(agenda.codigo, c));
+  w.list('veiculos', p.veiculoIds, (ids) => inArray(agenda.veiculoId, ids));
+  w.list('motoristas', p.motoristaIds, (ids) => inArray(agenda.motoristaId, ids));
+  w.list('parceiros', p.parceiroIds, (ids) => inArray(agenda.parceiroId, ids));
+  w.list('tipos', p.tipoIds, (ids) => inArray(agenda.tipoAgendamentoId, ids));
+}
 
 /** pesquisaNosCadastros' reads, built once (core/db/statement.ts): `padrao` is `%text%`, escaped. */
 function parceirosPorTexto(documento: boolean) {
@@ -150,42 +161,47 @@ export interface Filtros {
 }
 
 /**
- * The tenant's agendas the filters select, as one WHERE clause (every bound a constant, so indexes
- * serve it). A key acting for a partner's user finds only its partners' agendas, whatever it asks.
+ * The tenant's agendas the filters select, as one WHERE clause whose text depends only on which
+ * filters are given (platform where.ts: rendered once per shape; every bound a parameter of the
+ * statement, so indexes serve it). A key acting for a partner's user finds only its partners'
+ * agendas, whatever it asks.
  */
-export async function condicoes(ctx: Ctx, f: Filtros): Promise<SQL> {
+export async function condicoes(ctx: Ctx, f: Filtros): Promise<Where> {
   const descricao = f.descricao?.trim();
   const texto = f.pesquisa?.texto.trim();
   const pesquisa: Pesquisa | undefined =
     texto && f.pesquisa
       ? { ...f.pesquisa, texto, ...(f.cadastros ?? (await pesquisaNosCadastros(ctx, texto))) }
       : undefined;
+  const vencidasAntes = f.vencidas
+    ? new Date(f.vencidas.agora.getTime() - f.vencidas.horas * 3_600_000)
+    : undefined;
+  const representados = await representacao(ctx);
   // The tenant is the store's to add (ctx.store.page scopes every read; the view applies the policy's
   // predicate too): once, not twice, in the statement.
-  return and(
-    f.plantaId !== undefined ? eq(agenda.plantaId, f.plantaId) : undefined,
-    f.parceiroId !== undefined ? eq(agenda.parceiroId, f.parceiroId) : undefined,
-    f.tipoAgendamentoIds?.length ? inArray(agenda.tipoAgendamentoId, f.tipoAgendamentoIds) : undefined,
-    f.motoristaId !== undefined ? eq(agenda.motoristaId, f.motoristaId) : undefined,
-    f.veiculoId !== undefined ? eq(agenda.veiculoId, f.veiculoId) : undefined,
-    descricao ? containsText(agenda.descricao, descricao) : undefined,
-    f.dia ? diaLocal(f.dia.data, f.dia.fuso) : undefined,
-    f.desde ? gte(agenda.dataEsperada, f.desde) : undefined,
-    f.ate ? lte(agenda.dataEsperada, f.ate) : undefined,
-    f.status?.length ? inArray(agenda.status, f.status) : undefined,
-    f.vencidas
-      ? and(
-          NAO_INICIADA,
-          lt(agenda.dataEsperada, new Date(f.vencidas.agora.getTime() - f.vencidas.horas * 3_600_000)),
-        )
-      : undefined,
-    f.codigoAgrupador !== undefined ? eq(agenda.codigoAgrupador, f.codigoAgrupador.trim()) : undefined,
-    f.codigo !== undefined ? eq(agenda.codigo, f.codigo) : undefined,
-    f.chaveIntegracao !== undefined ? eq(agenda.chaveIntegracao, f.chaveIntegracao.trim()) : undefined,
-    f.unscheduled !== undefined ? eq(agenda.unscheduled, f.unscheduled) : undefined,
-    pesquisa ? (or(...PESQUISA.map((m) => m(pesquisa))) as SQL) : undefined,
-    await escopoParceiro(ctx, agenda.parceiroId),
-  ) as SQL;
+  return Where.all()
+    .value('planta', f.plantaId, (v) => eq(agenda.plantaId, v))
+    .value('parceiro', f.parceiroId, (v) => eq(agenda.parceiroId, v))
+    .list('tiposFiltro', f.tipoAgendamentoIds, (ids) => inArray(agenda.tipoAgendamentoId, ids))
+    .value('motorista', f.motoristaId, (v) => eq(agenda.motoristaId, v))
+    .value('veiculo', f.veiculoId, (v) => eq(agenda.veiculoId, v))
+    .value(
+      'descricao',
+      descricao ? `%${escapeLike(descricao)}%` : undefined,
+      (v) => sql`${agenda.descricao} ilike ${v}`,
+    )
+    .record('dia', diaNoFuso(f.dia), diaLocal)
+    .value('desde', f.desde, (v) => gte(agenda.dataEsperada, v))
+    .value('ate', f.ate, (v) => lte(agenda.dataEsperada, v))
+    .list('status', f.status, (v) => inArray(agenda.status, v))
+    .value('vencidasAntes', vencidasAntes, (v) => and(NAO_INICIADA, lt(agenda.dataEsperada, v)) as SQL)
+    .value('agrupador', f.codigoAgrupador?.trim(), (v) => eq(agenda.codigoAgrupador, v))
+    .value('codigo', f.codigo, (v) => eq(agenda.codigo, v))
+    .value('chave', f.chaveIntegracao?.trim(), (v) => eq(agenda.chaveIntegracao, v))
+    .value('unscheduled', f.unscheduled, (v) => eq(agenda.unscheduled, v))
+    .any('pesquisa', (w) => pesquisa && pesquisaEm(w, pesquisa))
+    .list('representados', representados?.ids, (ids) => inArray(agenda.parceiroId, ids))
+    .constant('ninguem', representados && !representados.ids.length ? sql`false` : undefined);
 }
 
 export interface Paginacao {
@@ -218,25 +234,48 @@ export function leitura(f: Filtros): { texto: boolean; generico: boolean } {
   };
 }
 
+interface Ordem {
+  order: SQL[];
+  /** The columns the order reads, and the key (reads.ts `oneScan`). */
+  lidas: { key: PgColumn; columns: PgColumn[] };
+}
+const ordens = new Map<string, Ordem>();
+
+/**
+ * The order of a page, ties by code (unique), made once an order: reads.ts keeps the text of each
+ * order array it is given.
+ */
+function ordem(field: (typeof SORT_FIELDS)[number], direction: 'asc' | 'desc'): Ordem {
+  const key = `${field} ${direction}`;
+  let found = ordens.get(key);
+  if (!found) {
+    const first = direction === 'desc' ? desc(agenda[field]) : asc(agenda[field]);
+    found = {
+      order: [first, ...(field === 'codigo' ? [] : [asc(agenda.codigo)])],
+      lidas: { key: agenda.id, columns: [agenda[field], agenda.codigo] },
+    };
+    ordens.set(key, found);
+  }
+  return found;
+}
+
 /**
  * One page of the agendas `where` selects, in the asked order; ties by code (unique), so pages never
  * overlap; read as `leitura` says.
  */
 export async function pagina(
   ctx: Ctx,
-  where: SQL,
+  where: Where,
   p: Paginacao,
   { texto, generico }: { texto: boolean; generico: boolean } = { texto: false, generico: false },
 ) {
-  const direction = p.sortOrder === -1 ? desc : asc;
-  const field = p.sortField ?? 'dataEsperada';
-  const order = [direction(agenda[field]), ...(field === 'codigo' ? [] : [asc(agenda.codigo)])];
+  const { order, lidas } = ordem(p.sortField ?? 'dataEsperada', p.sortOrder === -1 ? 'desc' : 'asc');
   // The page and its count, sent together; each shape of filters is parsed once (core/db/reads.ts).
   const { rows, total: totalElements } = await ctx.store.page<typeof agenda.$inferSelect>(agenda, where, {
     orderBy: order,
     limit: p.size,
     offset: p.page * p.size,
-    oneScan: texto ? { key: agenda.id, columns: [agenda[field], agenda.codigo] } : undefined,
+    oneScan: texto ? lidas : undefined,
     plan: generico ? 'generic' : undefined,
   });
   return { agendas: rows.map(compact), totalElements, totalPages: Math.ceil(totalElements / p.size) };
@@ -246,14 +285,20 @@ export async function pagina(
  * The agendas expected on `dia` as the clock reads in `fuso`: from local midnight to the next one,
  * computed by PostgreSQL (daylight saving included) as two constants, so the index serves it.
  */
-function diaLocal(dia: string, fuso: string): SQL {
+function diaLocal({ data, fuso }: { data: unknown; fuso: unknown }): SQL {
+  return sql`${agenda.dataEsperada} >= (${data}::date::timestamp at time zone ${fuso})
+    and ${agenda.dataEsperada} < ((${data}::date + 1)::timestamp at time zone ${fuso})`;
+}
+
+/** The day in a zone this runtime knows (422 otherwise). */
+function diaNoFuso(dia: { data: string; fuso: string } | undefined) {
+  if (!dia) return undefined;
   try {
-    new Intl.DateTimeFormat('en', { timeZone: fuso });
+    new Intl.DateTimeFormat('en', { timeZone: dia.fuso });
   } catch {
-    throw E.fusoInvalido({ fuso });
+    throw E.fusoInvalido({ fuso: dia.fuso });
   }
-  return sql`${agenda.dataEsperada} >= (${dia}::date::timestamp at time zone ${fuso})
-    and ${agenda.dataEsperada} < ((${dia}::date + 1)::timestamp at time zone ${fuso})`;
+  return dia;
 }
 
 /** 422 when a period ends before it starts. */
