@@ -6,6 +6,7 @@ import type { TenantTable } from '../core/db/types.ts';
 import type { Ctx, EntityDeclaration, EntityRow } from '../core/declarations.ts';
 import { DEFAULT_PAGE_SIZE, type EntityOperations, type ListQuery } from '../core/entity.ts';
 import { errors } from '../core/errors.ts';
+import { compactRow } from '../core/rows.ts';
 
 // The one engine behind every entity's routes (spec 000 §2.3): create, read, replace, patch,
 // delete, list with filter/orderby/pages, bulk. Hooks let a service add its own rules.
@@ -64,9 +65,7 @@ export class EntityEngine implements EntityOperations {
 
   /** Strips the tenant and absent (null) values, so the JSON shows only what is set. */
   toEntity(row: Record<string, unknown>): EntityRow {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(row)) if (k !== 'tenant' && v !== null && v !== undefined) out[k] = v;
-    return out as EntityRow;
+    return compactRow(row) as EntityRow;
   }
 
   private byId(id: string | number, extra?: SQL): SQL {

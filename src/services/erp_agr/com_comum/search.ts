@@ -6,6 +6,7 @@ import { DEFAULT_LIMITE, DEFAULT_TAMANHO } from './schemas.ts';
 // wildcards taken literally, paging by recPagina and the cut at quantidadeLimiteRegistros.
 
 import { escapeLike } from '../../../platform/core/db/search.ts';
+import { compactRow } from '../../../platform/core/rows.ts';
 
 export { escapeLike };
 
@@ -50,9 +51,7 @@ export type Compact<T> = { [K in Exclude<keyof T, NullableKeys<T> | 'tenant'>]: 
 
 /** Drops null fields and the tenant: the outputs show only what is set (the serializer never sees null). */
 export function compact<T extends Record<string, unknown>>(row: T): Compact<T> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(row)) if (v !== null && v !== undefined && k !== 'tenant') out[k] = v;
-  return out as Compact<T>;
+  return compactRow(row) as unknown as Compact<T>;
 }
 
 /** Codes ordered as an ERP user expects: numeric codes numerically ("2" before "10"). */

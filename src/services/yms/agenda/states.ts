@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { rowsOf } from '../../../platform/core/db/database.ts';
 import type { Ctx } from '../../../platform/core/declarations.ts';
+import { compactRow } from '../../../platform/core/rows.ts';
 import type { STATUS_AGENDAMENTO } from './contract.ts';
 import { E } from './errors.ts';
 import { agenda, agendaHistorico } from './tables/agendas.ts';
@@ -93,11 +94,7 @@ export async function mudarEstado(
 }
 
 /** Drops null fields and the tenant: outputs show only what is set. */
-export function compact<T extends Record<string, unknown>>(row: T): T {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(row)) if (v !== null && v !== undefined && k !== 'tenant') out[k] = v;
-  return out as T;
-}
+export const compact = compactRow;
 
 /**
  * Asks yms/patio to start the circuit execution an agenda recorded (its circuit, initial sequence

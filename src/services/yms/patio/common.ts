@@ -1,14 +1,11 @@
 import type { Ctx } from '../../../platform/core/declarations.ts';
+import { compactRow } from '../../../platform/core/rows.ts';
 import { type TSchema, Type } from '../../../platform/core/schema.ts';
 
 // Small helpers every part of yms/patio shares.
 
 /** Drops null fields and the tenant: outputs show only what is set (as the entity engine does). */
-export function compact<T extends Record<string, unknown>>(row: T): T {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(row)) if (v !== null && v !== undefined && k !== 'tenant') out[k] = v;
-  return out as T;
-}
+export const compact = compactRow;
 
 /** The audit name of the caller, as the entity engine writes it. */
 export const quem = (ctx: Ctx) =>
