@@ -69,6 +69,10 @@ describe('Where: a WHERE rendered once per shape', () => {
     expect(key({ id: 'a' })).not.toBe(key({ nome: 'a' }));
     expect(key({ texto: 'abc' })).not.toBe(key({ texto: '123' }));
     expect(key({ codigos: [] })).toBe(key({}));
+    expect(key({ dia: { data: 'a', fuso: 'b' } })).toBe(key({ dia: { data: 'c', fuso: 'd' } }));
+    expect(Where.all().record('r', { a: 1 }, () => sql`true`).key).not.toBe(
+      Where.all().record('r', { b: 1 }, () => sql`true`).key,
+    );
     // One shape, one text: the text a first request rendered serves every later one.
     const a = where({ texto: '12', desde: new Date(1) });
     const b = where({ texto: '99', desde: new Date(2) });

@@ -47,7 +47,7 @@ export class Where {
     return this;
   }
 
-  /** A condition on several values, each bound as `key.field`; nothing when undefined. */
+  /** A condition on several values, each bound as `key.field` (the fields are part of the key); nothing when undefined. */
   record<V extends Record<string, unknown>>(
     key: string,
     values: V | undefined,
@@ -56,7 +56,7 @@ export class Where {
     if (values === undefined) return this;
     const names = Object.keys(values).map((field) => [field, this.name(`${key}.${field}`, values[field])]);
     this.parts.push({
-      key,
+      key: `${key}{${Object.keys(values).join(',')}}`,
       build: (bind) => build(Object.fromEntries(names.map(([field, name]) => [field, bind(name!)])) as V),
     });
     return this;
