@@ -15,7 +15,9 @@ interface Part {
 
 /**
  * The conditions of a WHERE, joined with AND (or OR, `Where.any`). Each has a key, which, with the
- * number of items of a list, makes the shape's key: two shapes with one key render one text.
+ * number of items of a list, makes the shape's key: two shapes with one key render one text. Each
+ * condition is one term of that AND (or OR): several ORed in one condition go through drizzle's `or`,
+ * which brackets them (a bare `a or b` would bind to its neighbours).
  */
 export class Where {
   private readonly parts: Part[] = [];

@@ -397,6 +397,10 @@ describe('filtrarPreAgenda', () => {
     [{ pesquisa: 'especial' }, ['Soja sul']],
     [{ pesquisa: 'norte', status: ['PENDENTE'] }, ['Soja norte']],
     [{ pesquisa: 'nada disso' }, []],
+    // The text's conditions are ORed among themselves only: a match in the observation alone still
+    // answers to every other filter.
+    [{ pesquisa: 'especial', status: ['PENDENTE'] }, []],
+    [{ pesquisa: 'especial', plantaId: OUTRA_PLANTA, status: ['CONVERTIDA'] }, ['Soja sul']],
   ])('filters %j', async (filtro, esperado) => {
     // The order is tested below (two rows share createdDate: the id, random, breaks that tie).
     expect((await nomes(filtro)).sort()).toEqual([...esperado].sort());

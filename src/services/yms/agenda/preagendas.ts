@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, count, desc, eq, gte, inArray, lte, or, type SQL } from 'drizzle-orm';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { containsText } from '../../../platform/core/db/search.ts';
+import { asc, desc, eq, gte, inArray, lte, type SQL, sql } from 'drizzle-orm';
+import { escapeLike } from '../../../platform/core/db/search.ts';
+import { Where } from '../../../platform/core/db/where.ts';
 import type { Ctx } from '../../../platform/core/declarations.ts';
 import { defineEntity } from '../../../platform/core/entity.ts';
 import { action } from '../../../platform/core/registry.ts';
 import { DateTime, Enum, Int64, Type } from '../../../platform/core/schema.ts';
 import { aprovacaoOperations, encerrarAprovacao, iniciarAprovacao, PreAgendaId } from './aprovacao.ts';
-import { pesquisaNosCadastros } from './busca.ts';
+import { pesquisaNosCadastros } from './cadastros.ts';
 import { Custom, TipoAgendamentoRef } from './contract.ts';
 import { filtrarCustom, validarCustom } from './custom.ts';
 import { E } from './errors.ts';
@@ -139,10 +139,28 @@ export const SORT_FIELDS_PRE = [
 export const MAX_PAGE_SIZE_PRE = 1000;
 
 /** `inicio` must not come after `fim` (both optional). */
-function periodo(col: AnyPgColumn, nomes: [string, string], inicio?: string, fim?: string): SQL | undefined {
+/** The start of a period, as a date. */
+const desde = (inicio?: string) => (inicio ? new Date(inicio) : undefined);
+
+/** The end of a period, as a date; 422 when it is before the start. */
+function ate(nomes: [string, string], inicio?: string, fim?: string): Date | undefined {
   if (inicio && fim && new Date(inicio) > new Date(fim))
     throw E.periodoPreAgendaInvalido({ inicio: nomes[0], de: inicio, fim: nomes[1], ate: fim });
-  return and(inicio ? gte(col, new Date(inicio)) : undefined, fim ? lte(col, new Date(fim)) : undefined);
+  return fim ? new Date(fim) : undefined;
+}
+
+const ordensPre = new Map<string, SQL[]>();
+
+/** A page's order, then the id (unique: pages never overlap or skip); one array an order (core/db/reads.ts). */
+function ordemPre(field: (typeof SORT_FIELDS_PRE)[number], direction: 'asc' | 'desc'): SQL[] {
+  const key = `${field} ${direction}`;
+  let order = ordensPre.get(key);
+  if (!order) {
+    const t = preAgendaBusca;
+    order = [direction === 'desc' ? desc(t[field]) : asc(t[field]), asc(t.id)];
+    ordensPre.set(key, order);
+  }
+  return order;
 }
 
 /** The input of criarAgendamento for a pre-agenda: its fields, what the plant overrides, and the agenda's custom keys. */
@@ -306,61 +324,54 @@ export const preAgendas = {
     }),
     output: Type.Object({ preAgenda: Type.Array(PreAgenda), totalElements: Int64(), totalPages: Int64() }),
     handler: async (ctx, input) => {
-      // The search view, so the trigram indexes serve the text (tables/preagendas.ts preAgendaBusca).
+      // The search view, so the trigram indexes serve the text (tables/preagendas.ts preAgendaBusca);
+      // its filters a shape, whose statements are built once (platform core/db/where.ts).
       const t = preAgendaBusca;
       const descricao = input.descricao?.trim();
       const texto = input.pesquisa?.trim();
-      const codigoTexto = texto && /^\d{1,15}$/.test(texto) ? Number(texto) : undefined;
       const cadastros = texto ? await pesquisaNosCadastros(ctx, texto) : undefined;
-      const where = and(
-        // The tenant, as the store would add it (the view applies the policy's predicate too).
-        eq(t.tenant, ctx.tenant.name),
-        input.plantaId !== undefined ? eq(t.plantaId, input.plantaId) : undefined,
-        input.tipoAgendamentoId !== undefined ? eq(t.tipoAgendamentoId, input.tipoAgendamentoId) : undefined,
-        input.externalTenantId !== undefined ? eq(t.externalTenantId, input.externalTenantId) : undefined,
-        input.clienteId !== undefined ? eq(t.clienteId, input.clienteId) : undefined,
-        input.status?.length ? inArray(t.status, input.status) : undefined,
-        descricao ? containsText(t.descricao, descricao) : undefined,
-        periodo(
-          t.createdDate,
-          ['dataCriacaoInicio', 'dataCriacaoFim'],
-          input.dataCriacaoInicio,
-          input.dataCriacaoFim,
-        ),
-        periodo(
-          t.dataEsperada,
-          ['dataEsperadaInicio', 'dataEsperadaFim'],
-          input.dataEsperadaInicio,
-          input.dataEsperadaFim,
-        ),
-        input.codAgenda !== undefined ? eq(t.codAgenda, input.codAgenda) : undefined,
-        texto && cadastros
-          ? or(
-              containsText(t.descricao, texto),
-              containsText(t.observacao, texto),
-              codigoTexto !== undefined ? eq(t.codAgenda, codigoTexto) : undefined,
-              cadastros.parceiroIds.length ? inArray(t.externalTenantId, cadastros.parceiroIds) : undefined,
-              cadastros.tipoIds.length ? inArray(t.tipoAgendamentoId, cadastros.tipoIds) : undefined,
-            )
-          : undefined,
+      const representados = await representacao(ctx);
+      const where = Where.all()
+        .value('planta', input.plantaId, (v) => eq(t.plantaId, v))
+        .value('tipo', input.tipoAgendamentoId, (v) => eq(t.tipoAgendamentoId, v))
+        .value('parceiro', input.externalTenantId, (v) => eq(t.externalTenantId, v))
+        .value('cliente', input.clienteId, (v) => eq(t.clienteId, v))
+        .list('status', input.status, (v) => inArray(t.status, v))
+        .value(
+          'descricao',
+          descricao ? `%${escapeLike(descricao)}%` : undefined,
+          (v) => sql`${t.descricao} ilike ${v}`,
+        )
+        .value('criadaDesde', desde(input.dataCriacaoInicio), (v) => gte(t.createdDate, v))
+        .value(
+          'criadaAte',
+          ate(['dataCriacaoInicio', 'dataCriacaoFim'], input.dataCriacaoInicio, input.dataCriacaoFim),
+          (v) => lte(t.createdDate, v),
+        )
+        .value('esperadaDesde', desde(input.dataEsperadaInicio), (v) => gte(t.dataEsperada, v))
+        .value(
+          'esperadaAte',
+          ate(['dataEsperadaInicio', 'dataEsperadaFim'], input.dataEsperadaInicio, input.dataEsperadaFim),
+          (v) => lte(t.dataEsperada, v),
+        )
+        .value('codAgenda', input.codAgenda, (v) => eq(t.codAgenda, v))
+        .any('pesquisa', (w) => {
+          if (!texto || !cadastros) return;
+          const padrao = `%${escapeLike(texto)}%`;
+          w.value('texto', padrao, (v) => sql`${t.descricao} ilike ${v}`);
+          w.value('textoObservacao', padrao, (v) => sql`${t.observacao} ilike ${v}`);
+          if (/^\d{1,15}$/.test(texto)) w.value('codigoTexto', Number(texto), (v) => eq(t.codAgenda, v));
+          w.list('parceiros', cadastros.parceiroIds, (ids) => inArray(t.externalTenantId, ids));
+          w.list('tipos', cadastros.tipoIds, (ids) => inArray(t.tipoAgendamentoId, ids));
+        })
         // A partner's user finds only its partners' pre-agendas, whatever it asks.
-        await escopoParceiro(ctx, t.externalTenantId),
-      );
-      const direction = input.sortOrder === -1 ? desc : asc;
-      const field = input.sortField ?? 'createdDate';
-      // The chosen field in the asked direction, then the id (unique): pages never overlap or skip.
-      const order = [direction(t[field]), asc(t.id)];
-      const [rows, [total]] = await Promise.all([
-        ctx.tx
-          .select()
-          .from(t)
-          .where(where)
-          .orderBy(...order)
-          .limit(input.size)
-          .offset(input.page * input.size),
-        ctx.tx.select({ n: count() }).from(t).where(where),
-      ]);
-      const totalElements = total?.n ?? 0;
+        .list('representados', representados?.ids, (ids) => inArray(t.externalTenantId, ids))
+        .constant('ninguem', representados && !representados.ids.length ? sql`false` : undefined);
+      const { rows, total: totalElements } = await ctx.store.page<PreAgendaRow>(t, where, {
+        orderBy: ordemPre(input.sortField ?? 'createdDate', input.sortOrder === -1 ? 'desc' : 'asc'),
+        limit: input.size,
+        offset: input.page * input.size,
+      });
       return {
         preAgenda: rows.map(compact),
         totalElements,
