@@ -4,7 +4,7 @@ import { errors } from '../errors.ts';
 import { MAX_INTEGER } from '../storable.ts';
 import type { FilterField, FilterFields } from './fields.ts';
 import { integerLimit, isDate, isDateTime, isUuid } from './literals.ts';
-import { escapeLike } from './search.ts';
+import { containsPattern } from './search.ts';
 
 // The list query language of generic entities (DESIGN.md "Persistence"): `filter` and `orderby` of
 // `GET .../entities/<e>`. A tokenizer, a recursive-descent parser to a small AST, and a compiler
@@ -233,11 +233,6 @@ class Parser {
 
 // ---- Compiler ----
 
-/** `50%_off` must match literally: LIKE's wildcards and its default escape `\` are escaped. */
-function likePattern(text: string): string {
-  return `%${escapeLike(text)}%`;
-}
-
 class Compiler {
   constructor(private readonly fields: FilterFields) {}
 
@@ -267,7 +262,7 @@ class Compiler {
         if (node.literal.kind !== 'string') {
           this.fail('containing expects a string literal', node.literal.pos);
         }
-        return sql`${column} ilike ${likePattern(node.literal.value)}`;
+        return sql`${column} ilike ${containsPattern(node.literal.value)}`;
       }
       case 'compare':
         return this.compare(node);

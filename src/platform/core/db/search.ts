@@ -7,9 +7,12 @@ import { type AnyPgColumn, index } from 'drizzle-orm/pg-core';
 /** `%`, `_` and `\` typed by a user are plain characters in a LIKE pattern (PostgreSQL's escape is `\`). */
 export const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
+/** `%text%`: a LIKE pattern of any text containing `text`, taken literally. */
+export const containsPattern = (text: string) => `%${escapeLike(text)}%`;
+
 /** `column ILIKE '%text%'` with the text taken literally. */
 export const containsText = (column: AnyPgColumn | SQL, text: string): SQL =>
-  sql`${column} ilike ${`%${escapeLike(text)}%`}`;
+  sql`${column} ilike ${containsPattern(text)}`;
 
 /** A GIN trigram index, which serves `ILIKE '%text%'` (pg_trgm, enabled by a platform migration). */
 export const trigramIndex = (name: string, column: AnyPgColumn) =>

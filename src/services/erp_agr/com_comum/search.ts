@@ -5,13 +5,13 @@ import { DEFAULT_LIMITE, DEFAULT_TAMANHO } from './schemas.ts';
 // What every com_comum search shares: partial, case-insensitive matching with the caller's
 // wildcards taken literally, paging by recPagina and the cut at quantidadeLimiteRegistros.
 
-import { escapeLike } from '../../../platform/core/db/search.ts';
+import { containsPattern, escapeLike } from '../../../platform/core/db/search.ts';
 import { compactRow } from '../../../platform/core/rows.ts';
 
 export { escapeLike };
 
 /** Partial, case-insensitive match, served by the column's trigram index where it has one. */
-export const contains = (column: AnyPgColumn, text: string): SQL => ilike(column, `%${escapeLike(text)}%`);
+export const contains = (column: AnyPgColumn, text: string): SQL => ilike(column, containsPattern(text));
 
 /** A search text, trimmed; blank means no filter. */
 export function textoOf(text: string | undefined): string | undefined {

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gte, inArray, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import { escapeLike, fitsSearchColumn } from '../../../platform/core/db/search.ts';
+import { containsPattern, fitsSearchColumn } from '../../../platform/core/db/search.ts';
 import { Where } from '../../../platform/core/db/where.ts';
 import type { Ctx } from '../../../platform/core/declarations.ts';
 import { action, query } from '../../../platform/core/registry.ts';
@@ -44,7 +44,7 @@ export interface Pesquisa extends PesquisaNoPatio {
  * yms/patio matched, and this service's partners and types (pesquisaNosCadastros), as ids.
  */
 function pesquisaEm(w: Where, p: Pesquisa): void {
-  const padrao = `%${escapeLike(p.texto)}%`;
+  const padrao = containsPattern(p.texto);
   if (fitsSearchColumn(p.texto)) w.value('texto', padrao, (v) => sql`${agenda.busca} like lower(${v})`);
   // Another text, so another name: a name stands for one text of its condition (where.ts).
   else
@@ -122,7 +122,7 @@ export async function condicoes(ctx: Ctx, f: Filtros): Promise<Where> {
     .value('veiculo', f.veiculoId, (v) => eq(agenda.veiculoId, v))
     .value(
       'descricao',
-      descricao ? `%${escapeLike(descricao)}%` : undefined,
+      descricao ? containsPattern(descricao) : undefined,
       (v) => sql`${agenda.descricao} ilike ${v}`,
     )
     .record('dia', diaNoFuso(f.dia), diaLocal)

@@ -1,5 +1,5 @@
 import { or, sql } from 'drizzle-orm';
-import { escapeLike } from '../../../platform/core/db/search.ts';
+import { containsPattern } from '../../../platform/core/db/search.ts';
 import { statement } from '../../../platform/core/db/statement.ts';
 import type { Ctx } from '../../../platform/core/declarations.ts';
 import { MAX_IDS_PESQUISA } from './contract.ts';
@@ -57,7 +57,7 @@ export async function pesquisaNosCadastros(
   const limite = MAX_IDS_PESQUISA + 1;
   const digitos = texto.replace(/\D/g, '');
   const documento = digitos.length >= 3 && /^[\d.\-/\s]+$/.test(texto);
-  const padrao = `%${escapeLike(texto)}%`;
+  const padrao = containsPattern(texto);
   const [parceiros, tipos] = await Promise.all([
     ctx.store.run(documento ? PARCEIROS.comDocumento : PARCEIROS.porNome, {
       padrao,

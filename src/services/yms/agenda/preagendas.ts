@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { asc, desc, eq, gte, inArray, lte, type SQL, sql } from 'drizzle-orm';
-import { escapeLike } from '../../../platform/core/db/search.ts';
+import { containsPattern } from '../../../platform/core/db/search.ts';
 import { Where } from '../../../platform/core/db/where.ts';
 import type { Ctx } from '../../../platform/core/declarations.ts';
 import { defineEntity } from '../../../platform/core/entity.ts';
@@ -339,7 +339,7 @@ export const preAgendas = {
         .list('status', input.status, (v) => inArray(t.status, v))
         .value(
           'descricao',
-          descricao ? `%${escapeLike(descricao)}%` : undefined,
+          descricao ? containsPattern(descricao) : undefined,
           (v) => sql`${t.descricao} ilike ${v}`,
         )
         .value('criadaDesde', desde(input.dataCriacaoInicio), (v) => gte(t.createdDate, v))
@@ -357,7 +357,7 @@ export const preAgendas = {
         .value('codAgenda', input.codAgenda, (v) => eq(t.codAgenda, v))
         .any('pesquisa', (w) => {
           if (!texto || !cadastros) return;
-          const padrao = `%${escapeLike(texto)}%`;
+          const padrao = containsPattern(texto);
           w.value('texto', padrao, (v) => sql`${t.descricao} ilike ${v}`);
           w.value('textoObservacao', padrao, (v) => sql`${t.observacao} ilike ${v}`);
           if (/^\d{1,15}$/.test(texto)) w.value('codigoTexto', Number(texto), (v) => eq(t.codAgenda, v));

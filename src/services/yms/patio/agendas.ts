@@ -11,7 +11,7 @@ import {
   SORT_FIELDS,
   StatusAgendamento,
 } from '../agenda/contract.ts';
-import { escapeLike } from './common.ts';
+import { containsPattern } from './common.ts';
 import { mustExist, normalizePlaca } from './entities.ts';
 import { E as PatioE } from './errors.ts';
 import { planta } from './tables/plantas.ts';
@@ -106,9 +106,9 @@ async function pesquisaNoPatio(ctx: Ctx, texto: string) {
   const digitos = texto.replace(/\D/g, '');
   const documento = digitos.length >= 3 && digitos === texto.replace(/[.\-\s]/g, '');
   const [veiculos, motoristas] = await Promise.all([
-    ctx.store.run(VEICULOS_POR_PLACA, { placa: `%${escapeLike(normalizePlaca(texto))}%`, limite }),
+    ctx.store.run(VEICULOS_POR_PLACA, { placa: containsPattern(normalizePlaca(texto)), limite }),
     ctx.store.run(documento ? MOTORISTAS.comDocumento : MOTORISTAS.porNome, {
-      nome: `%${escapeLike(texto)}%`,
+      nome: containsPattern(texto),
       documento: `%${digitos}%`,
       limite,
     }),

@@ -3,7 +3,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Ctx } from '../../../platform/core/declarations.ts';
 import { query } from '../../../platform/core/registry.ts';
 import { Record, Type } from '../../../platform/core/schema.ts';
-import { escapeLike } from './common.ts';
+import { containsPattern } from './common.ts';
 import { TIPOS_AREA } from './entities.ts';
 import { E } from './errors.ts';
 import { area, planta } from './tables/plantas.ts';
@@ -53,7 +53,7 @@ function matching(
         : eq(columns.codigo, value)
       : undefined,
     text
-      ? or(ilike(columns.codigo, `%${escapeLike(text)}%`), ilike(columns.nome, `%${escapeLike(text)}%`))
+      ? or(ilike(columns.codigo, containsPattern(text)), ilike(columns.nome, containsPattern(text)))
       : undefined,
   );
 }

@@ -3,7 +3,7 @@ import { statement } from '../../../platform/core/db/statement.ts';
 import type { Ctx } from '../../../platform/core/declarations.ts';
 import { action, query } from '../../../platform/core/registry.ts';
 import { Enum, Int64, Type } from '../../../platform/core/schema.ts';
-import { compact, escapeLike } from './common.ts';
+import { compact, containsPattern } from './common.ts';
 import { vaga as vagaEntity } from './entities.ts';
 import { E } from './errors.ts';
 import { area, vaga } from './tables/plantas.ts';
@@ -215,7 +215,7 @@ export const vagas = {
       const where = ctx.store.scope(
         vaga,
         and(
-          texto ? ilike(vaga.descricao, `%${escapeLike(texto)}%`) : undefined,
+          texto ? ilike(vaga.descricao, containsPattern(texto)) : undefined,
           input.rua !== undefined ? eq(vaga.rua, input.rua) : undefined,
           input.numero !== undefined ? eq(vaga.numero, input.numero) : undefined,
           input.areaId !== undefined ? eq(vaga.areaId, input.areaId) : undefined,
