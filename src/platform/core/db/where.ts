@@ -1,4 +1,6 @@
 import { and, or, Placeholder, type SQL, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { containsPattern } from './search.ts';
 
 // A WHERE clause whose text depends only on which conditions it has, not on their values: a
 // search's filters. On a server it is built with placeholders and rendered once per shape
@@ -47,6 +49,11 @@ export class Where {
     this.name(name, value);
     this.parts.push({ key: name, build: (bind) => build(bind(name) as V) });
     return this;
+  }
+
+  /** `column ILIKE '%text%'`, the text taken literally (search.ts), bound as `name`; nothing for no text. */
+  contains(name: string, column: AnyPgColumn, text: string | undefined): this {
+    return this.value(name, text ? containsPattern(text) : undefined, (v) => sql`${column} ilike ${v}`);
   }
 
   /** A condition on several values, each bound as `key.field` (the fields are part of the key); nothing when undefined. */

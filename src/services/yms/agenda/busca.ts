@@ -9,7 +9,7 @@ import { pesquisaNosCadastros } from './cadastros.ts';
 import { SORT_FIELDS, StatusAgendamento } from './contract.ts';
 import { agenda as agendaEntity } from './entities.ts';
 import { E } from './errors.ts';
-import { representacao, SUJEITOS } from './representacao.ts';
+import { noEscopoParceiro, SUJEITOS } from './representacao.ts';
 import { compact, type StatusAgendamento as Status } from './states.ts';
 import { agendaBusca } from './tables/agendas.ts';
 
@@ -111,20 +111,15 @@ export async function condicoes(ctx: Ctx, f: Filtros): Promise<Where> {
   const vencidasAntes = f.vencidas
     ? new Date(f.vencidas.agora.getTime() - f.vencidas.horas * 3_600_000)
     : undefined;
-  const representados = await representacao(ctx);
   // The tenant is the store's to add (ctx.store.page scopes every read; the view applies the policy's
   // predicate too): once, not twice, in the statement.
-  return Where.all()
+  const where = Where.all()
     .value('planta', f.plantaId, (v) => eq(agenda.plantaId, v))
     .value('parceiro', f.parceiroId, (v) => eq(agenda.parceiroId, v))
     .list('tiposFiltro', f.tipoAgendamentoIds, (ids) => inArray(agenda.tipoAgendamentoId, ids))
     .value('motorista', f.motoristaId, (v) => eq(agenda.motoristaId, v))
     .value('veiculo', f.veiculoId, (v) => eq(agenda.veiculoId, v))
-    .value(
-      'descricao',
-      descricao ? containsPattern(descricao) : undefined,
-      (v) => sql`${agenda.descricao} ilike ${v}`,
-    )
+    .contains('descricao', agenda.descricao, descricao)
     .record('dia', diaNoFuso(f.dia), diaLocal)
     .value('desde', f.desde, (v) => gte(agenda.dataEsperada, v))
     .value('ate', f.ate, (v) => lte(agenda.dataEsperada, v))
@@ -134,9 +129,8 @@ export async function condicoes(ctx: Ctx, f: Filtros): Promise<Where> {
     .value('codigo', f.codigo, (v) => eq(agenda.codigo, v))
     .value('chave', f.chaveIntegracao?.trim(), (v) => eq(agenda.chaveIntegracao, v))
     .value('unscheduled', f.unscheduled, (v) => eq(agenda.unscheduled, v))
-    .any('pesquisa', (w) => pesquisa && pesquisaEm(w, pesquisa))
-    .list('representados', representados?.ids, (ids) => inArray(agenda.parceiroId, ids))
-    .constant('ninguem', representados && !representados.ids.length ? sql`false` : undefined);
+    .any('pesquisa', (w) => pesquisa && pesquisaEm(w, pesquisa));
+  return noEscopoParceiro(ctx, where, agenda.parceiroId);
 }
 
 export interface Paginacao {

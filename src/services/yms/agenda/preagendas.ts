@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { asc, desc, eq, gte, inArray, lte, type SQL, sql } from 'drizzle-orm';
-import { containsPattern } from '../../../platform/core/db/search.ts';
+import { asc, desc, eq, gte, inArray, lte, type SQL } from 'drizzle-orm';
 import { Where } from '../../../platform/core/db/where.ts';
 import type { Ctx } from '../../../platform/core/declarations.ts';
 import { defineEntity } from '../../../platform/core/entity.ts';
@@ -20,7 +19,13 @@ import {
   type StatusPreAgenda,
 } from './preagenda-estados.ts';
 import { exigirReferenciasDaPreAgenda } from './referencias.ts';
-import { escopoParceiro, regrasDaPreAgenda, representacao, SUJEITOS } from './representacao.ts';
+import {
+  escopoParceiro,
+  noEscopoParceiro,
+  regrasDaPreAgenda,
+  representacao,
+  SUJEITOS,
+} from './representacao.ts';
 import { preAgendaEditable, preAgendaReadOnly, StatusPreAgenda as StatusSchema } from './schemas.ts';
 import { compact } from './states.ts';
 import {
@@ -138,7 +143,6 @@ export const SORT_FIELDS_PRE = [
 ] as const;
 export const MAX_PAGE_SIZE_PRE = 1000;
 
-/** `inicio` must not come after `fim` (both optional). */
 /** The start of a period, as a date. */
 const desde = (inicio?: string) => (inicio ? new Date(inicio) : undefined);
 
@@ -330,18 +334,13 @@ export const preAgendas = {
       const descricao = input.descricao?.trim();
       const texto = input.pesquisa?.trim();
       const cadastros = texto ? await pesquisaNosCadastros(ctx, texto) : undefined;
-      const representados = await representacao(ctx);
-      const where = Where.all()
+      const filtros = Where.all()
         .value('planta', input.plantaId, (v) => eq(t.plantaId, v))
         .value('tipo', input.tipoAgendamentoId, (v) => eq(t.tipoAgendamentoId, v))
         .value('parceiro', input.externalTenantId, (v) => eq(t.externalTenantId, v))
         .value('cliente', input.clienteId, (v) => eq(t.clienteId, v))
         .list('status', input.status, (v) => inArray(t.status, v))
-        .value(
-          'descricao',
-          descricao ? containsPattern(descricao) : undefined,
-          (v) => sql`${t.descricao} ilike ${v}`,
-        )
+        .contains('descricao', t.descricao, descricao)
         .value('criadaDesde', desde(input.dataCriacaoInicio), (v) => gte(t.createdDate, v))
         .value(
           'criadaAte',
@@ -357,16 +356,14 @@ export const preAgendas = {
         .value('codAgenda', input.codAgenda, (v) => eq(t.codAgenda, v))
         .any('pesquisa', (w) => {
           if (!texto || !cadastros) return;
-          const padrao = containsPattern(texto);
-          w.value('texto', padrao, (v) => sql`${t.descricao} ilike ${v}`);
-          w.value('textoObservacao', padrao, (v) => sql`${t.observacao} ilike ${v}`);
+          w.contains('texto', t.descricao, texto);
+          w.contains('textoObservacao', t.observacao, texto);
           if (/^\d{1,15}$/.test(texto)) w.value('codigoTexto', Number(texto), (v) => eq(t.codAgenda, v));
           w.list('parceiros', cadastros.parceiroIds, (ids) => inArray(t.externalTenantId, ids));
           w.list('tipos', cadastros.tipoIds, (ids) => inArray(t.tipoAgendamentoId, ids));
-        })
-        // A partner's user finds only its partners' pre-agendas, whatever it asks.
-        .list('representados', representados?.ids, (ids) => inArray(t.externalTenantId, ids))
-        .constant('ninguem', representados && !representados.ids.length ? sql`false` : undefined);
+        });
+      // A partner's user finds only its partners' pre-agendas, whatever it asks.
+      const where = await noEscopoParceiro(ctx, filtros, t.externalTenantId);
       const { rows, total: totalElements } = await ctx.store.page<PreAgendaRow>(t, where, {
         orderBy: ordemPre(input.sortField ?? 'createdDate', input.sortOrder === -1 ? 'desc' : 'asc'),
         limit: input.size,

@@ -1,5 +1,6 @@
-import { and, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { Where } from '../../../platform/core/db/where.ts';
 import type { Ctx, EntityRow } from '../../../platform/core/declarations.ts';
 import { E } from './errors.ts';
 import {
@@ -64,6 +65,15 @@ export function representacao(ctx: Ctx): Promise<Representacao | undefined> {
 export async function escopoParceiro(ctx: Ctx, column: AnyPgColumn): Promise<SQL | undefined> {
   const rep = await representacao(ctx);
   return rep ? inArray(column, rep.ids) : undefined;
+}
+
+/** escopoParceiro as the last condition of a search's filters (platform where.ts). */
+export async function noEscopoParceiro(ctx: Ctx, where: Where, column: AnyPgColumn): Promise<Where> {
+  const rep = await representacao(ctx);
+  if (!rep) return where;
+  return rep.ids.length
+    ? where.list('representados', rep.ids, (ids) => inArray(column, ids))
+    : where.constant('ninguem', sql`false`);
 }
 
 /** The partner a partner's user acts for here: the one given (one of its own) or its only one. */
