@@ -7,6 +7,7 @@ import type { Database, Tx } from '../core/db/database.ts';
 import { ApiError, errors } from '../core/errors.ts';
 import type { BlobInfo, BlobOp, Blobs, SignedUrl } from '../core/ports.ts';
 import type { BlobAt, BlobBytes } from './bytes.ts';
+import { onPlatformClock } from './facts.ts';
 import { FolderBytes } from './folder.ts';
 import { PostgresBytes } from './postgres.ts';
 import { type Pruned, pruneBlobs } from './prune.ts';
@@ -190,6 +191,8 @@ export class BlobStore implements Blobs {
     await this.db.tenant(tenant, async (tx) => {
       if (!(await endUpload(tx, tenant, version)))
         throw new Error(`Upload of ${facts.key} outlasted its time and was pruned`);
+      // The version this one replaces is listed for the prune on the clock the prune reads.
+      await onPlatformClock(tx, facts.uploadedAt);
       await tx
         .insert(blobs)
         .values({ tenant, ...row })

@@ -10,7 +10,7 @@ import { type LegacyBytes, legacyBytes } from '../../../test/legacy-blobs.ts';
 import { type S3rver, startS3rver } from '../../../test/s3rver.ts';
 import type { Database } from '../core/db/database.ts';
 import type { BlobAt, BlobBytes, BlobGone } from './bytes.ts';
-
+import { forgetBlob } from './facts.ts';
 import { ABANDONED_AFTER_MS, KEEP_REPLACED_MS } from './prune.ts';
 import { BlobStore, openBlobBytes } from './store.ts';
 import { blobReplaced, blobs, blobUploads } from './tables.ts';
@@ -219,6 +219,37 @@ describe.each(['folder', 'postgres', 's3'] as const)('the %s blob store', (kind)
     );
     expect(info.size).toBe(7);
     expect((await download('clock.txt')).bytes.toString()).toBe('on time');
+  });
+
+  it('dates a replaced or deleted version on the platform clock, the one the prune reads', async () => {
+    // Clocks two hours ahead of and behind the database's: the keep time counts from the switch on
+    // each, so a prune on the same clock a minute later keeps the bytes, and one past the keep time
+    // deletes them.
+    for (const offset of [2, -2].map((h) => h * 3_600_000)) {
+      const skewed = await BlobStore.open(db, {
+        bytes,
+        publicUrl: 'http://localhost',
+        maxBytes: 1024 * 1024,
+        now: () => later(offset),
+      });
+      const write = (content: string) =>
+        skewed.write('acme', 'skewed.txt', Readable.from([Buffer.from(content)]), 'text/plain');
+      await write('first');
+      const replaced = await versionOf('skewed.txt');
+      await write('second');
+      const deleted = await versionOf('skewed.txt');
+      await db.tenant('acme', (tx) => forgetBlob(tx, 'acme', 'skewed.txt', later(offset)));
+      await skewed.prune(later(offset + 60_000));
+      expect([await held('skewed.txt', replaced), await held('skewed.txt', deleted)]).toEqual([
+        'first',
+        'second',
+      ]);
+      await skewed.prune(later(offset + KEEP_REPLACED_MS + 60_000));
+      expect([await held('skewed.txt', replaced), await held('skewed.txt', deleted)]).toEqual([
+        undefined,
+        undefined,
+      ]);
+    }
   });
 
   it('ends every upload’s entry when it commits or fails', async () => {

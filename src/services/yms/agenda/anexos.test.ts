@@ -1,6 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { eq, like } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, tableCounts, testApp } from '../../../../test/harness.ts';
+import { blobReplaced, blobs } from '../../../platform/blobs/tables.ts';
 import { agendaCall, makeTipo, PLANTA, seedPlanta, seedTipos, TIPO } from './fixtures.ts';
 
 // Attachments through signed blob URLs, their versions and the `anexos` child entity; and the
@@ -181,8 +183,23 @@ describe('the anexo entity and agenda/{parentId}/anexos', () => {
     expect(patched.json()).toMatchObject({ descricao: 'romaneio', nome: 'apagar.txt', tamanho: 9 });
     const link = (await acme('queries/obterUrlDownloadAnexo', { nomeAnexo: 'apagar.txt', id: up.id })).json()
       .url;
+    const [facts] = await t.db.tenant('acme', (tx) =>
+      tx
+        .select({ version: blobs.version })
+        .from(blobs)
+        .where(like(blobs.key, `%${up.id}`)),
+    );
     expect((await acme(`entities/anexo/${up.id}`, undefined, { method: 'DELETE' })).statusCode).toBe(200);
     expect((await download(link)).statusCode).toBe(404);
+    // Its bytes are kept for the prune, dated on the platform's clock (here months behind the
+    // database's), the one the prune counts on.
+    const listed = await t.db.tenant('acme', (tx) =>
+      tx
+        .select({ at: blobReplaced.replacedAt })
+        .from(blobReplaced)
+        .where(eq(blobReplaced.version, facts!.version!)),
+    );
+    expect(listed.map((r) => r.at.toISOString())).toEqual([now.toISOString()]);
     expect(
       (await acme('queries/obterUrlDownloadAnexo', { nomeAnexo: 'apagar.txt', id: up.id })).statusCode,
     ).toBe(404);

@@ -1,5 +1,5 @@
 import { and, desc, eq, isNotNull } from 'drizzle-orm';
-import { blobs } from '../../../platform/blobs/tables.ts';
+import { forgetBlob } from '../../../platform/blobs/facts.ts';
 import { advisoryLock } from '../../../platform/core/db/locks.ts';
 import type { Ctx } from '../../../platform/core/declarations.ts';
 import { defineEntity } from '../../../platform/core/entity.ts';
@@ -233,7 +233,7 @@ export const anexoEntity = defineEntity({
     },
     beforeDelete: async (ctx, row) => {
       // The version stops being downloadable with it (the signed URL checks the blob's record).
-      await ctx.store.delete(blobs, eq(blobs.key, blobKey(String(row.id))));
+      await forgetBlob(ctx.store.tx, ctx.store.tenant, blobKey(String(row.id)), ctx.now());
     },
   },
 });
