@@ -1,6 +1,6 @@
 import { getTableColumns, getTableName, type SQL } from 'drizzle-orm';
 import { type AnyPgColumn, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { type FilterFields, fieldType } from './db/fields.ts';
+import { type FilterFields, filterFieldOf } from './db/fields.ts';
 import { numberedId } from './db/keys.ts';
 import { tenantColumn } from './db/tenancy.ts';
 import type { Ctx, EntityDeclaration, EntityOptions, EntityRow } from './declarations.ts';
@@ -59,7 +59,7 @@ export function defineEntity(options: EntityOptions): EntityDeclaration {
   );
   const filterFields: FilterFields = {};
   for (const [key, column] of Object.entries(columns)) {
-    if (key !== 'tenant') filterFields[key] = { column, type: fieldType(column) };
+    if (key !== 'tenant') filterFields[key] = filterFieldOf(column);
   }
   return {
     name: options.name,

@@ -1,6 +1,6 @@
 import { getTableColumns, getTableName, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { type FieldType, type FilterFields, fieldType } from './db/fields.ts';
+import { type FieldType, type FilterFields, filterFieldOf } from './db/fields.ts';
 import type { TenantTable } from './db/store.ts';
 
 // What an export reads (docs/exports.md): a service declares, per exportable kind, where the rows
@@ -33,8 +33,11 @@ export interface ExportTarget {
   fields: Record<string, ExportField>;
 }
 
-/** The field of a column, typed from the column. */
-export const fieldOf = (column: AnyPgColumn): ExportField => ({ sql: column, type: fieldType(column) });
+/** The field of a column, typed from the column; JSON and lists filtered as their text (fields.ts). */
+export function fieldOf(column: AnyPgColumn): ExportField {
+  const { column: filter, type } = filterFieldOf(column);
+  return { sql: column, type, ...(filter === column ? {} : { filter: filter as SQL }) };
+}
 
 /**
  * The export target of a table: the named columns (by property name), plus `extra` fields (e.g.

@@ -151,6 +151,15 @@ describe('checking an agenda against the definitions', () => {
     });
     expect(up.statusCode, up.body).toBe(200);
     expect(up.json().agenda.custom).toEqual({ notaFiscal: 'NF-3' });
+    // A list's filter reads custom as its JSON text (platform fields.ts), as an export's does.
+    const list = (filter: string) =>
+      acme('entities/agenda', undefined, { method: 'GET', query: { filter } }).then((r) => {
+        expect(r.statusCode, r.body).toBe(200);
+        return r.json().map((x: { id: string }) => x.id);
+      });
+    expect(await list("containing(custom, 'nf-2')")).toEqual([b.json().id]);
+    expect(await list(`custom eq '{"notaFiscal": "NF-3"}'`)).toEqual([a.json().agenda.id]);
+    expect(await list("lower(custom) gt '{'")).toEqual(expect.arrayContaining([a.json().agenda.id]));
   });
 
   it('checks updates that change custom, and lets other edits through when it is unchanged', async () => {

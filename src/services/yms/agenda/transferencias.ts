@@ -1,9 +1,8 @@
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { TSchema } from 'typebox';
 import type { Tx } from '../../../platform/core/db/database.ts';
 import type { ExportField, ExportTarget } from '../../../platform/core/export-target.ts';
-import { exportTargetOf } from '../../../platform/core/export-target.ts';
+import { fieldOf as exportField, exportTargetOf } from '../../../platform/core/export-target.ts';
 import { type ImportTarget, type Refusal, refuse } from '../../../platform/core/import-target.ts';
 import { Int64, Type } from '../../../platform/core/schema.ts';
 import { compile, fieldErrors } from '../../../platform/core/validation.ts';
@@ -35,11 +34,7 @@ type Row = Record<string, unknown>;
 
 const str = (value: SQL): ExportField => ({ sql: value, type: 'string' });
 /** A JSON column (a list): written as JSON, filtered as its text (`containing(aprovadores, 'ana')`). */
-const json = (column: AnyPgColumn): ExportField => ({
-  sql: column,
-  type: 'string',
-  filter: sql`${column}::text`,
-});
+const json = exportField;
 const distinct = (rows: Row[], field: string) =>
   [...new Set(rows.map((r) => r[field]).filter((v) => typeof v === 'string'))] as string[];
 
