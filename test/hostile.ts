@@ -1,4 +1,5 @@
 import type { EntityDeclaration, Operation, ServiceDeclaration } from '../src/platform/core/declarations.ts';
+import { refusal } from '../src/platform/core/entity.ts';
 import { ListQuery } from '../src/platform/http/entities.ts';
 import { MAX_PARAM_LENGTH } from '../src/platform/http/errors.ts';
 import { FORMATS, type Schema, sample } from './samples.ts';
@@ -42,6 +43,10 @@ export const pathOf = (target: Target, values: Record<string, string> = {}) =>
   target.template.replace(/\{(\w+)\}/g, (_, name: string) => values[name] ?? target.ids[name]!);
 
 /** The routes of spec 000 §2.3 that http/entities.ts serves for one entity (checked against Swagger). */
+/** The routes an entity serves: a write it refuses (EntityOptions.refuses) has none. */
+export const served = (entity: EntityDeclaration, routes: Target[]) =>
+  routes.filter((r) => r.method === 'GET' || !refusal(entity, r.method === 'POST' ? 'create' : 'change'));
+
 function entityTargets(base: string, entity: EntityDeclaration): Target[] {
   const ids = { id: idOf(entity) };
   const id = entity.schema.properties.id as Schema;
@@ -49,7 +54,7 @@ function entityTargets(base: string, entity: EntityDeclaration): Target[] {
   const patch = entity.patch as Schema;
   const patchWithId: Schema = { ...patch, properties: { ...patch.properties, id }, required: ['id'] };
   const list = { query: ListQuery as Schema, entity };
-  const out: Target[] = [
+  const out: Target[] = served(entity, [
     { method: 'POST', template: base, body: input, ids },
     { method: 'PATCH', template: base, body: patchWithId, ids },
     { method: 'GET', template: base, ...list, ids },
@@ -58,7 +63,7 @@ function entityTargets(base: string, entity: EntityDeclaration): Target[] {
     { method: 'PUT', template: `${base}/{id}`, body: input, ids },
     { method: 'PATCH', template: `${base}/{id}`, body: patch, ids },
     { method: 'DELETE', template: `${base}/{id}`, ids },
-  ];
+  ]);
   for (const [name, { entity: child }] of Object.entries(entity.children)) {
     const url = `${base}/{parentId}/${name}`;
     const childIds = { parentId: idOf(entity), id: idOf(child) };
@@ -78,7 +83,12 @@ function entityTargets(base: string, entity: EntityDeclaration): Target[] {
       { method: 'PATCH', template: `${url}/{id}`, body: childPatch },
       { method: 'DELETE', template: `${url}/{id}` },
     ];
-    out.push(...children.map((target) => ({ ...target, ids: childIds })));
+    out.push(
+      ...served(
+        child,
+        children.map((target) => ({ ...target, ids: childIds })),
+      ),
+    );
   }
   return out;
 }

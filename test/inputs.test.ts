@@ -1,5 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { refusal } from '../src/platform/core/entity.ts';
 import { REASON_STATUS, type Reason } from '../src/platform/core/errors.ts';
 import { allServices } from '../src/services/index.ts';
 import { type TestApp, tableCounts, testApp } from './harness.ts';
@@ -120,6 +121,45 @@ describe('the filter language', () => {
       }
     expect(sent).toBeGreaterThan(1000);
     expect(failures.slice(0, 40), `${failures.length} failures`).toEqual([]);
+  });
+});
+
+describe('writes an entity refuses', () => {
+  it('answer 405 with Allow and why, and are not documented', async () => {
+    const failures: string[] = [];
+    let sent = 0;
+    for (const service of allServices)
+      for (const target of targets(service)) {
+        const entity = target.entity ?? undefined;
+        if (!entity || target.method !== 'GET' || target.template.includes('{parentId}')) continue;
+        // The list's entity and URL: every write it refuses, at the list and at one record.
+        for (const [method, url, write] of [
+          ['POST', target.template, 'create'],
+          ['POST', `${target.template}/bulk`, 'create'],
+          ['PATCH', target.template, 'change'],
+          ['PUT', `${target.template}/{id}`, 'change'],
+          ['PATCH', `${target.template}/{id}`, 'change'],
+          ['DELETE', `${target.template}/{id}`, 'change'],
+        ] as const) {
+          const why = refusal(entity, write);
+          if (!why) continue;
+          sent++;
+          const res = await send({
+            target: { ...target, method, template: url },
+            label: `${method} refused`,
+            payload: '{}',
+          });
+          const body = res.json() as { reason?: string; message?: string };
+          if (res.statusCode !== 405 || body.reason !== 'BAD_REQUEST' || !body.message?.includes(why))
+            failures.push(`${method} ${url}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+          const allow = String(res.headers.allow).split(', ');
+          if (!allow.includes('GET') || allow.includes(method))
+            failures.push(`${method} ${url}: Allow ${res.headers.allow}`);
+        }
+      }
+    // erp_isl's read-only entities, cot_cotacao's quotations, yms/agenda's attachments (no POST).
+    expect(sent).toBeGreaterThanOrEqual(50);
+    expect(failures).toEqual([]);
   });
 });
 

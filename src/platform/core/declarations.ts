@@ -164,11 +164,19 @@ export interface EntityOptions {
   /** Child collections: `/<name>/{parentId}/<child>`; `parentField` is the child's link column. */
   children?: Record<string, { entity: EntityDeclaration; parentField: string }>;
   hooks?: EntityHooks;
+  /**
+   * Writes the entity routes do not serve, because another way makes them (a service's actions, an
+   * upload): `writes`, every POST, PUT, PATCH and DELETE; `creates`, the POSTs that add records.
+   * Each text says why and what to call instead: the routes answer 405 with it, and the documents
+   * leave them out.
+   */
+  refuses?: { writes?: string; creates?: string };
 }
 
 export interface EntityDeclaration
-  extends Required<Omit<EntityOptions, 'description' | 'children' | 'hooks'>> {
+  extends Required<Omit<EntityOptions, 'description' | 'children' | 'hooks' | 'refuses'>> {
   description: string | undefined;
+  refuses: { writes?: string | undefined; creates?: string | undefined };
   children: Record<string, { entity: EntityDeclaration; parentField: string }>;
   hooks: EntityHooks;
   /** Output: id, fields and audit fields. */

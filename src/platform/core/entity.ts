@@ -40,6 +40,11 @@ export const AuditSchema = {
   lastModifiedDate: Type.Optional(DateTime()),
 };
 
+/** Why the entity routes do not serve a `create` (a POST that adds) or a `change` (PUT, PATCH, DELETE). */
+export function refusal(entity: EntityDeclaration, write: 'create' | 'change'): string | undefined {
+  return entity.refuses.writes ?? (write === 'create' ? entity.refuses.creates : undefined);
+}
+
 export function defineEntity(options: EntityOptions): EntityDeclaration {
   const idType = options.idType ?? 'uuid';
   const columns = getTableColumns(options.table) as Record<string, AnyPgColumn>;
@@ -72,6 +77,7 @@ export function defineEntity(options: EntityOptions): EntityDeclaration {
     subjects: options.subjects ?? [],
     children: options.children ?? {},
     hooks: options.hooks ?? {},
+    refuses: options.refuses ?? {},
     schema: Type.Object({ id: Id, ...props, ...AuditSchema }, { title: options.name }),
     // Named apart from the record (one name per shape in the documents: http/records.ts).
     input: Type.Object({ ...props, id: Type.Optional(Id) }, { title: `${options.name}Input` }),

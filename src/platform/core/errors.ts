@@ -101,6 +101,8 @@ export const errors = {
   unprocessable: (message: string) => new ApiError('UNPROCESSABLE', message),
   /** A state conflict (e.g. an agenda that is not startable): 409 with reason UNPROCESSABLE. */
   conflict: (message: string) => new ApiError('UNPROCESSABLE', message, { status: 409 }),
+  /** A method the resource does not serve: 405 with reason BAD_REQUEST (the route sets `Allow`). */
+  methodNotAllowed: (message: string) => new ApiError('BAD_REQUEST', message, { status: 405 }),
   internal: (message = 'Internal error') => new ApiError('INTERNAL_ERROR', message),
   unavailable: (message: string) => new ApiError('SERVICE_UNAVAILABLE', message),
 };

@@ -4,7 +4,7 @@ import { compileFilter, compileOrderBy } from '../core/db/filter.ts';
 import { type Statement, statement } from '../core/db/statement.ts';
 import type { TenantTable } from '../core/db/types.ts';
 import type { Ctx, EntityDeclaration, EntityRow } from '../core/declarations.ts';
-import { DEFAULT_PAGE_SIZE, type EntityOperations, type ListQuery } from '../core/entity.ts';
+import { DEFAULT_PAGE_SIZE, type EntityOperations, type ListQuery, refusal } from '../core/entity.ts';
 import { errors } from '../core/errors.ts';
 import { compactRow } from '../core/rows.ts';
 
@@ -169,11 +169,18 @@ export class EntityEngine implements EntityOperations {
     }
   }
 
+  /** The writes the entity refuses (EntityOptions.refuses): its routes are not served either. */
+  private refuse(write: 'create' | 'change'): void {
+    const why = refusal(this.decl, write);
+    if (why) throw errors.methodNotAllowed(why);
+  }
+
   async create(
     ctx: Ctx,
     body: Record<string, unknown>,
     links: Record<string, unknown> = {},
   ): Promise<EntityRow> {
+    this.refuse('create');
     const next = { ...this.values(body, 'given'), ...links };
     await this.decl.hooks.beforeSave?.(ctx, next, undefined);
     const now = ctx.now();
@@ -202,6 +209,7 @@ export class EntityEngine implements EntityOperations {
     extra?: SQL,
     links: Record<string, unknown> = {},
   ): Promise<EntityRow> {
+    this.refuse('change');
     // Locked until commit: the row written back is `previous` with the changes, so two edits at once
     // must take turns, or the second would write back what the first changed (a lost update).
     const previous = await this.get(ctx, id, extra, { forUpdate: true });
@@ -223,6 +231,7 @@ export class EntityEngine implements EntityOperations {
   }
 
   async remove(ctx: Ctx, id: string | number, extra?: SQL): Promise<void> {
+    this.refuse('change');
     // Locked: beforeDelete decides on the row as it is, not as a concurrent edit is making it.
     const row = await this.get(ctx, id, extra, { forUpdate: true });
     await this.decl.hooks.beforeDelete?.(ctx, row);

@@ -7,7 +7,7 @@ import type {
   Visibility,
 } from '../core/declarations.ts';
 import type { EntityOperations } from '../core/entity.ts';
-import { ApiError, errors } from '../core/errors.ts';
+import { errors } from '../core/errors.ts';
 import type { TenantInfo } from '../core/tenants.ts';
 
 // Who may call what: the tenant of the path, the credential, the license and the key's scope.
@@ -78,15 +78,12 @@ export function anonymousAccess({ platform }: Parts, target: ResolvedOperation) 
   };
 }
 
-export function methodNotAllowed(allowed: readonly string[]) {
+/** 405 with `Allow`; `why`, by method, says why this resource does not serve one it might. */
+export function methodNotAllowed(allowed: readonly string[], why: Record<string, string | undefined> = {}) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     reply.header('allow', allowed.join(', '));
-    throw new ApiError(
-      'BAD_REQUEST',
-      `Method ${request.method} is not allowed here; use ${allowed.join(' or ')}`,
-      {
-        status: 405,
-      },
-    );
+    const told = `Method ${request.method} is not allowed here; use ${allowed.join(' or ')}`;
+    const reason = why[request.method];
+    throw errors.methodNotAllowed(reason ? `${told}: ${reason}` : told);
   };
 }

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 
 import { run } from '../core/context.ts';
 import { MAX_FILTER_LENGTH } from '../core/db/filter.ts';
 import type { Ctx, EntityDeclaration, ServiceDeclaration } from '../core/declarations.ts';
-import { DEFAULT_PAGE_SIZE, MAX_BULK, MAX_PAGE_INDEX, MAX_PAGE_SIZE } from '../core/entity.ts';
+import { DEFAULT_PAGE_SIZE, MAX_BULK, MAX_PAGE_INDEX, MAX_PAGE_SIZE, refusal } from '../core/entity.ts';
 import { GENERIC_ERROR, Type } from '../core/schema.ts';
 import { authenticator, BRIDGE, methodNotAllowed, type Parts } from './access.ts';
 import { type RouteDoc, requestBaseUrl } from './documents.ts';
@@ -44,6 +44,8 @@ export function registerEntities(
   entity: EntityDeclaration,
 ): void {
   const engine = parts.engineFor(entity);
+  const creates = refusal(entity, 'create');
+  const changes = refusal(entity, 'change');
   const base = `${BRIDGE}/rest/${service.domain}/${service.name}/entities/${entity.name}`;
   const onRequest = authenticator(parts, service, entity.visibility, entity.name, entity.subjects);
 
@@ -57,7 +59,10 @@ export function registerEntities(
     work: Work,
     summary: string,
     operationId: string,
+    /** Why this entity does not serve the route (EntityOptions.refuses): then it is not registered. */
+    refused?: string,
   ) => {
+    if (refused) return;
     const lists = method === 'GET' && !url.endsWith('/:id');
     const doc: RouteDoc = {
       visibility: entity.visibility,
@@ -101,6 +106,7 @@ export function registerEntities(
     async (ctx, r) => ({ body: await engine.create(ctx, body(r)) }),
     `Creates a ${entity.name}`,
     `${entity.name}_create`,
+    creates,
   );
   route(
     'PATCH',
@@ -112,6 +118,7 @@ export function registerEntities(
     },
     `Changes the fields sent of the ${entity.name} named by id`,
     `${entity.name}_patchByBody`,
+    changes,
   );
   route(
     'GET',
@@ -131,6 +138,7 @@ export function registerEntities(
     async (ctx, r) => ({ body: await engine.bulk(ctx, body(r)) }),
     `Creates many ${entity.name} records, all or none`,
     `${entity.name}_bulk`,
+    creates,
   );
   route(
     'GET',
@@ -147,6 +155,7 @@ export function registerEntities(
     async (ctx, r) => ({ body: await engine.update(ctx, engine.parseId(param(r, 'id')), body(r), 'put') }),
     `Replaces a ${entity.name}`,
     `${entity.name}_put`,
+    changes,
   );
   route(
     'PATCH',
@@ -155,6 +164,7 @@ export function registerEntities(
     async (ctx, r) => ({ body: await engine.update(ctx, engine.parseId(param(r, 'id')), body(r), 'patch') }),
     `Changes the fields sent of a ${entity.name}`,
     `${entity.name}_patch`,
+    changes,
   );
   route(
     'DELETE',
@@ -166,15 +176,20 @@ export function registerEntities(
     },
     `Deletes a ${entity.name}`,
     `${entity.name}_delete`,
+    changes,
   );
-  notAllowed(app, base, ['POST', 'PATCH', 'GET']);
-  notAllowed(app, `${base}/:id`, ['GET', 'PUT', 'PATCH', 'DELETE']);
+  notAllowed(app, base, { POST: creates, PATCH: changes, GET: undefined });
+  // Without its route, `bulk` would be taken for an id.
+  if (creates) notAllowed(app, `${base}/bulk`, { POST: creates, GET: undefined });
+  notAllowed(app, `${base}/:id`, { GET: undefined, PUT: changes, PATCH: changes, DELETE: changes });
 
   for (const [childName, { entity: childEntity, parentField }] of Object.entries(entity.children)) {
     const child = parts.engineFor(childEntity);
     const link = (childEntity.table as unknown as Record<string, AnyPgColumn>)[parentField]!;
     const url = `${base}/:parentId/${childName}`;
     const prefix = `${entity.name}_${childName}`;
+    const childCreates = refusal(childEntity, 'create');
+    const childChanges = refusal(childEntity, 'change');
     // The parent must exist in the tenant; a child is only ever reached, and kept, under it.
     const parentOf = async (ctx: Ctx, r: FastifyRequest) => {
       const parent = await engine.get(ctx, engine.parseId(param(r, 'parentId')));
@@ -195,6 +210,7 @@ export function registerEntities(
       },
       `Adds ${childName} to a ${entity.name}`,
       `${prefix}_create`,
+      childCreates,
     );
     route(
       'PATCH',
@@ -214,6 +230,7 @@ export function registerEntities(
       },
       `Changes ${childName} of a ${entity.name}`,
       `${prefix}_patchByBody`,
+      childChanges,
     );
     route(
       'GET',
@@ -259,6 +276,7 @@ export function registerEntities(
         },
         `${mode === 'put' ? 'Replaces' : 'Changes'} one of the ${childName} of a ${entity.name}`,
         `${prefix}_${mode}`,
+        childChanges,
       );
     }
     route(
@@ -272,22 +290,37 @@ export function registerEntities(
       },
       `Removes one of the ${childName} of a ${entity.name}`,
       `${prefix}_delete`,
+      childChanges,
     );
-    notAllowed(app, url, ['POST', 'PATCH', 'GET']);
-    notAllowed(app, itemUrl, ['GET', 'PUT', 'PATCH', 'DELETE']);
+    notAllowed(app, url, { POST: childCreates, PATCH: childChanges, GET: undefined });
+    notAllowed(app, itemUrl, {
+      GET: undefined,
+      PUT: childChanges,
+      PATCH: childChanges,
+      DELETE: childChanges,
+    });
   }
 }
 
 const ALL: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
-function notAllowed(app: FastifyInstance, url: string, allowed: HTTPMethods[]): void {
-  const others = ALL.filter((m) => !allowed.includes(m));
+/**
+ * 405, with `Allow`, for the methods a URL does not serve: those it never has, and those the entity
+ * refuses (`routes`: a method → why it is refused, or undefined when served), whose 405 says why.
+ */
+function notAllowed(
+  app: FastifyInstance,
+  url: string,
+  routes: Partial<Record<HTTPMethods, string | undefined>>,
+): void {
+  const served = Object.keys(routes).filter((m) => !routes[m as HTTPMethods]) as HTTPMethods[];
+  const others = ALL.filter((m) => !served.includes(m));
   if (others.length) {
     app.route({
       method: others,
       url,
       schema: { hide: true },
-      handler: methodNotAllowed(allowed as ('GET' | 'POST')[]),
+      handler: methodNotAllowed(served, routes as Record<string, string | undefined>),
     });
   }
 }

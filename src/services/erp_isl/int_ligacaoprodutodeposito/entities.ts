@@ -7,14 +7,8 @@ import { historicoLigacao, ligacao } from './tables.ts';
 // The links as users read them (docs/int_ligacaoprodutodeposito.md "Reading"): read-only entities
 // with the platform's list, get, filter and orderby; only the actions write them (405 otherwise).
 
-const hooks = (entidade: string) => ({
-  beforeSave: async () => {
-    throw E.somenteLeitura({ entidade });
-  },
-  beforeDelete: async () => {
-    throw E.somenteLeitura({ entidade });
-  },
-});
+/** Not written through the entity routes (405 naming the actions; left out of the documents). */
+const somenteLeitura = (entidade: string) => ({ writes: E.somenteLeitura({ entidade }).message });
 
 export const ligacaoEntity = defineEntity({
   name: 'ligacaoProdutoDeposito',
@@ -22,7 +16,7 @@ export const ligacaoEntity = defineEntity({
   table: ligacao,
   naturalKey: ['codigoEmpresa', 'codigoProduto', 'codigoDerivacao', 'codigoDeposito'],
   fields: Type.Object({ ...ChaveLigacao, ...CamposLigacao }),
-  hooks: hooks('ligacaoProdutoDeposito'),
+  refuses: somenteLeitura('ligacaoProdutoDeposito'),
 });
 
 export const historicoLigacaoEntity = defineEntity({
@@ -38,7 +32,7 @@ export const historicoLigacaoEntity = defineEntity({
       description: 'each changed field: its value before (de) and after (para)',
     }),
   }),
-  hooks: hooks('historicoLigacaoProdutoDeposito'),
+  refuses: somenteLeitura('historicoLigacaoProdutoDeposito'),
 });
 
 export const ligacaoEntities = [ligacaoEntity, historicoLigacaoEntity];

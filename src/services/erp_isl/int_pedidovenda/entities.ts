@@ -1,4 +1,3 @@
-import type { EntityHooks } from '../../../platform/core/declarations.ts';
 import { defineEntity } from '../../../platform/core/entity.ts';
 import { DateOnly, Double, Int64, Type } from '../../../platform/core/schema.ts';
 import { E } from './errors.ts';
@@ -11,18 +10,11 @@ import { historicoPedidoVenda, itemProduto, itemServico, pedidoVenda } from './t
 
 const opt = Type.Optional;
 
-/** Hooks of an entity that only the service's actions write. */
-export const somenteLeitura = (entidade: string, servico: string, acoes: string): EntityHooks => ({
-  beforeSave: async () => {
-    throw E.somenteLeitura({ entidade, servico, acoes });
-  },
-  beforeDelete: async () => {
-    throw E.somenteLeitura({ entidade, servico, acoes });
-  },
-});
-
 const ACOES = 'inserirPedidoVenda, alterarPedidoVenda, alterarItemSitPedidoVenda, alterarSitPedidoVenda';
-const hooks = (entidade: string) => somenteLeitura(entidade, 'int_pedidovenda', ACOES);
+/** Not written through the entity routes (405 naming the actions; left out of the documents). */
+const somenteLeitura = (entidade: string) => ({
+  writes: E.somenteLeitura({ entidade, servico: 'int_pedidovenda', acoes: ACOES }).message,
+});
 
 export const pedidoVendaEntity = defineEntity({
   name: 'pedidoVenda',
@@ -46,7 +38,7 @@ export const pedidoVendaEntity = defineEntity({
     codigoCondicaoPagamento: opt(Texto(20)),
     situacaoPedidoVenda: EnumSituacaoPedidoVenda,
   }),
-  hooks: hooks('pedidoVenda'),
+  refuses: somenteLeitura('pedidoVenda'),
 });
 
 export const itemProdutoEntity = defineEntity({
@@ -70,7 +62,7 @@ export const itemProdutoEntity = defineEntity({
     quantidadeAtendida: Double({ description: 'attended by pre-invoices (erp_isl/int_prefatura)' }),
     situacaoPedidoVenda: EnumSituacaoPedidoVenda,
   }),
-  hooks: hooks('itemProdutoPedidoVenda'),
+  refuses: somenteLeitura('itemProdutoPedidoVenda'),
 });
 
 export const itemServicoEntity = defineEntity({
@@ -89,7 +81,7 @@ export const itemServicoEntity = defineEntity({
     valorLiquido: Double(),
     valorTotal: Double(),
   }),
-  hooks: hooks('itemServicoPedidoVenda'),
+  refuses: somenteLeitura('itemServicoPedidoVenda'),
 });
 
 export const historicoEntity = defineEntity({
@@ -107,7 +99,7 @@ export const historicoEntity = defineEntity({
       description: 'each changed field: its value before (de) and after (para)',
     }),
   }),
-  hooks: hooks('historicoPedidoVenda'),
+  refuses: somenteLeitura('historicoPedidoVenda'),
 });
 
 export const pedidoVendaEntities = [pedidoVendaEntity, itemProdutoEntity, itemServicoEntity, historicoEntity];

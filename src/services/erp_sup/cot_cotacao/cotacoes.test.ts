@@ -170,11 +170,18 @@ describe('cancelarCotacao', () => {
 });
 
 describe('the cotacao entity', () => {
-  it('is read-only (422), filterable, invisible to other tenants, PRIVATE', async () => {
+  it('is read-only (405), filterable, invisible to other tenants, PRIVATE', async () => {
     const item = makeItem();
     const { idCotacao } = (await acme.criar([item])).json();
-    expect((await acme.entity('POST', 'cotacao', {})).statusCode).toBe(422);
-    expect((await acme.entity('DELETE', `cotacao/${idCotacao}`)).statusCode).toBe(422);
+    for (const [method, path] of [
+      ['POST', 'cotacao'],
+      ['DELETE', `cotacao/${idCotacao}`],
+    ] as const) {
+      const res = await acme.entity(method, path, {});
+      expect(res.statusCode).toBe(405);
+      expect(res.headers.allow).toBe('GET');
+      expect(res.json().message).toMatch(/criarCotacao creates them, cancelarCotacao cancels them/);
+    }
     const list = await t.call('acme', `erp_sup/cot_cotacao/entities/cotacao`, undefined, {
       method: 'GET',
       auth: (await t.key('acme')).apiKey,

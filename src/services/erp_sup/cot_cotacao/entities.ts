@@ -10,14 +10,6 @@ import { cotacao as cotacaoTable } from './tables.ts';
 
 const ReadOnly = <T extends TSchema>(schema: T, what: string) =>
   Type.Optional({ ...schema, description: `read-only: ${what}` } as T);
-const somenteLeitura = {
-  beforeSave: async () => {
-    throw E.somenteLeitura();
-  },
-  beforeDelete: async () => {
-    throw E.somenteLeitura();
-  },
-};
 const Situacao = () => Enum(SITUACOES_COTACAO, { description: 'Aberta, Cancelada' });
 /** An item as a quotation shows it: recCotacaoItem, its situacao and when it was cancelled. */
 const ItemLido = Type.Object(
@@ -39,7 +31,7 @@ export const cotacao = defineEntity({
     canceladaEm: ReadOnly(DateTime(), 'when its last open item was cancelled'),
     itens: ReadOnly(Type.Array(ItemLido), 'its items, each with its situacao'),
   }),
-  hooks: somenteLeitura,
+  refuses: { writes: E.somenteLeitura().message },
 });
 
 export const cotEntities = [cotacao];

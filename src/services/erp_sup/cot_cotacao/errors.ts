@@ -31,7 +31,8 @@ export const E = defineErrors({
   empresaNotFound: { reason: 'OBJECT_NOT_FOUND', message: 'Company {codigo} not found (codigoEmpresa)' },
   skuNotFound: { reason: 'OBJECT_NOT_FOUND', message: 'SKU {codigo} not found (codigoSKU)' },
   somenteLeitura: {
-    reason: 'UNPROCESSABLE',
+    reason: 'BAD_REQUEST',
+    status: 405,
     message: 'Quotations are read-only here: criarCotacao creates them, cancelarCotacao cancels them',
   },
 });

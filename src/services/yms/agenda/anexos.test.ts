@@ -160,12 +160,16 @@ describe('obterUrlUploadAnexo / obterUrlDownloadAnexo', () => {
 });
 
 describe('the anexo entity and agenda/{parentId}/anexos', () => {
-  it('creates attachments only through obterUrlUploadAnexo (422 on POST)', async () => {
+  it('creates attachments only through obterUrlUploadAnexo (405 on POST)', async () => {
     const before = await tableCounts(t.db);
-    expect((await acme('entities/anexo', { descricao: 'x' })).statusCode).toBe(422);
-    expect((await acme(`entities/agenda/${agendaInterna}/anexos`, [{ descricao: 'x' }])).statusCode).toBe(
-      422,
-    );
+    for (const res of [
+      await acme('entities/anexo', { descricao: 'x' }),
+      await acme(`entities/agenda/${agendaInterna}/anexos`, [{ descricao: 'x' }]),
+    ]) {
+      expect(res.statusCode).toBe(405);
+      expect(res.headers.allow).toBe('PATCH, GET');
+      expect(res.json().message).toMatch(/Um anexo nasce por obterUrlUploadAnexo/);
+    }
     expect(await tableCounts(t.db)).toEqual(before);
   });
 

@@ -225,11 +225,12 @@ export const anexoEntity = defineEntity({
     sha256: ReadOnly(Type.String(), 'SHA-256 of the bytes (hex)'),
     enviadoEm: ReadOnly(DateTime(), 'when the bytes arrived; absent while the upload is pending'),
   }),
+  // Born of obterUrlUploadAnexo only: no POST route (405 saying so; left out of the documents).
+  refuses: { creates: E.anexoPeloUpload().message },
   hooks: {
     rowScope: (ctx) => escopoParceiro(ctx, anexoTable.parceiroId),
     beforeSave: async (_ctx, next, previous) => {
-      if (!previous) throw E.anexoPeloUpload();
-      for (const f of SOMENTE_LEITURA) next[f] = previous[f] ?? null;
+      for (const f of SOMENTE_LEITURA) next[f] = previous![f] ?? null;
     },
     beforeDelete: async (ctx, row) => {
       // The version stops being downloadable with it (the signed URL checks the blob's record).

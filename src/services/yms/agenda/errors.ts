@@ -143,7 +143,8 @@ export const E = defineErrors({
   // Attachments (anexos.ts)
   anexoNotFound: { reason: 'OBJECT_NOT_FOUND', message: 'Anexo {nome} não encontrado' },
   anexoPeloUpload: {
-    reason: 'UNPROCESSABLE',
+    reason: 'BAD_REQUEST',
+    status: 405,
     message: 'Um anexo nasce por obterUrlUploadAnexo (o lugar onde o arquivo é enviado), não por POST',
   },
   anexoSomenteLeitura: {
