@@ -48,6 +48,11 @@ function mutations(schema: Schema, path: string[] = []): Mutation[] {
       parent(body)[key] = value;
     };
     const f = esc(field);
+    // A field with an edit mask states its bounds too (masks.ts maskBounds); the mask's message,
+    // which gives its whole rule, is the one a value outside them gets.
+    const mask = (prop as { 'x-mask'?: string })['x-mask'];
+    const bound = (message: string) =>
+      new RegExp(mask ? `field '${f}' must follow the mask ${esc(mask)}` : message);
     if (schema.required?.includes(key)) {
       out.push({
         label: `${field} missing`,
@@ -69,7 +74,7 @@ function mutations(schema: Schema, path: string[] = []): Mutation[] {
         label: `${field} over maxLength ${prop.maxLength}`,
         field,
         apply: set('x'.repeat(prop.maxLength + 1)),
-        message: new RegExp(`field '${f}' must have at most ${prop.maxLength} characters`),
+        message: bound(`field '${f}' must have at most ${prop.maxLength} characters`),
       });
     }
     if (prop.minLength !== undefined && prop.minLength > 0) {
@@ -85,7 +90,7 @@ function mutations(schema: Schema, path: string[] = []): Mutation[] {
         label: `${field} over maximum`,
         field,
         apply: set(prop.maximum + 1),
-        message: new RegExp(`field '${f}' must be <= ${prop.maximum}`),
+        message: bound(`field '${f}' must be <= ${prop.maximum}`),
       });
     }
     if (prop.minimum !== undefined) {
@@ -93,7 +98,7 @@ function mutations(schema: Schema, path: string[] = []): Mutation[] {
         label: `${field} under minimum`,
         field,
         apply: set(prop.minimum - 1),
-        message: new RegExp(`field '${f}' must be >= ${prop.minimum}`),
+        message: bound(`field '${f}' must be >= ${prop.minimum}`),
       });
     }
     if (prop.type === 'integer') {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fitsMask, isoDate, maskRule } from './masks.ts';
+import { fitsMask, isoDate, maskBounds, maskRule } from './masks.ts';
 import { Type } from './schema.ts';
 import { validate } from './validation.ts';
 
@@ -54,5 +54,17 @@ describe('masks', () => {
       "field 'codigoProduto' must follow the mask U[14] (upper-case text of at most 14 characters)",
     );
     expect(validate(schema, { codigoProduto: 'ABC' })).toEqual({ codigoProduto: 'ABC' });
+  });
+});
+
+describe('maskBounds', () => {
+  it('states what JSON Schema can say of a mask, for the documents', () => {
+    expect(maskBounds('U[14]')).toEqual({ maxLength: 14 });
+    expect(maskBounds('ZZZ9')).toEqual({ minimum: 0, maximum: 9999 });
+    expect(maskBounds('ZZZ.ZZZ.ZZ9,9[5]')).toEqual({ minimum: 0, maximum: 999999999.99999 });
+    for (const mask of ['DD/MM/YYYY', '#(40,2)#', 'unknown']) expect(maskBounds(mask)).toEqual({});
+    // Every value the bounds let through the mask may still refuse; none they refuse fits it.
+    expect(fitsMask('ZZZ9', 10000)).toBe(false);
+    expect(fitsMask('U[14]', 'A'.repeat(15))).toBe(false);
   });
 });

@@ -27,6 +27,24 @@ export function maskRule(mask: string): string | undefined {
   }
 }
 
+/**
+ * What JSON Schema can say of the mask, to state next to `x-mask` so that the documents (and the
+ * clients made from them) carry the limits: a text's length, a number's range. The mask's own
+ * rule (upper case, decimal places) stays `x-mask`'s.
+ */
+export function maskBounds(mask: string): { maxLength?: number; minimum?: number; maximum?: number } {
+  const parsed = parse(mask);
+  if (parsed?.kind === 'upper') return { maxLength: parsed.max };
+  if (parsed?.kind === 'number') {
+    const digits = '9'.repeat(parsed.integers);
+    return {
+      minimum: 0,
+      maximum: Number(parsed.decimals ? `${digits}.${'9'.repeat(parsed.decimals)}` : digits),
+    };
+  }
+  return {};
+}
+
 type Parsed =
   | { kind: 'upper'; max: number }
   | { kind: 'number'; integers: number; decimals: number }

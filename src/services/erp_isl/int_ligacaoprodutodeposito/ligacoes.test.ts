@@ -113,6 +113,17 @@ describe('inserirLigacao, alterarLigacao, excluirLigacao', () => {
     expect((await obter(chave('P2'), other, 'globex')).statusCode).toBe(404);
   });
 
+  it('documents each mask with the bounds JSON Schema can state (length, range)', () => {
+    const doc = JSON.stringify(
+      t.platform.metadata('erp_isl/int_ligacaoprodutodeposito', 'openapi', {
+        baseUrl: 'http://ponte.test',
+        tenant: 'acme',
+      }),
+    );
+    expect(doc).toContain('"x-mask":"U[14]","maxLength":14');
+    expect(doc).toContain('"x-mask":"ZZZ9","minimum":0,"maximum":9999');
+  });
+
   it('refuses every value outside its §4.4 mask with 400 naming the field and the mask, nothing changed', async () => {
     const before = await tableCounts(t.db);
     const cases: Array<[string, unknown, string]> = [

@@ -1,3 +1,4 @@
+import { maskBounds } from '../../../platform/core/masks.ts';
 import { Double, Enum, Type } from '../../../platform/core/schema.ts';
 import { SITUACOES_LIGACAO } from './situacoes.ts';
 
@@ -6,16 +7,26 @@ import { SITUACOES_LIGACAO } from './situacoes.ts';
 // field and the mask. docs/int_ligacaoprodutodeposito.md "Masks".
 
 const opt = Type.Optional;
+// Each also states the limits JSON Schema can say (maskBounds), so the documents carry them.
 const texto = (mask: string, description: string, min = 0) =>
   Type.String({
     'x-mask': mask,
+    ...maskBounds(mask),
     description: `${description} (mask ${mask})`,
     ...(min ? { minLength: min } : {}),
   });
 const inteiro = (mask: string, description: string) =>
-  Type.Integer({ format: 'int64', 'x-mask': mask, description: `${description} (mask ${mask})` });
+  Type.Integer({
+    format: 'int64',
+    'x-mask': mask,
+    ...maskBounds(mask),
+    description: `${description} (mask ${mask})`,
+  });
 const numero = (mask: string, description: string) =>
-  Double({ description: `${description} (mask ${mask})`, ...({ 'x-mask': mask } as object) });
+  Double({
+    description: `${description} (mask ${mask})`,
+    ...({ 'x-mask': mask, ...maskBounds(mask) } as object),
+  });
 
 export const ChaveLigacao = {
   codigoEmpresa: inteiro('ZZZ9', 'company code'),
