@@ -70,7 +70,9 @@ export const agenda = defineEntity({
         for (const f of STATE_FIELDS) next[f] = previous[f] ?? null;
         next.fimPrevisto = previous.fimPrevisto ?? null;
         const movida =
-          new Date(String(previous.dataEsperada)).getTime() !== (next.dataEsperada as Date).getTime() ||
+          // A Date read back (String() of it would drop the milliseconds), or its ISO text.
+          new Date(previous.dataEsperada as Date | string).getTime() !==
+            (next.dataEsperada as Date).getTime() ||
           next.tipoAgendamentoId !== previous.tipoAgendamentoId ||
           next.plantaId !== previous.plantaId ||
           JSON.stringify(next.associacaoAgendamento ?? null) !==

@@ -406,6 +406,27 @@ describe('the checked booking (agenda entity)', () => {
     expect((await agendaRow(t, 'acme', a.id)).dataEsperada.toISOString()).toBe('2026-03-10T11:00:00.000Z');
   });
 
+  it('an agenda booked off the slots (criarAgendamento, to the millisecond) is edited without a new booking', async () => {
+    const [tipo] = await seedTipos(t, 'acme', [makeTipo({ plantaId: SP })]);
+    const criada = await acme('actions/criarAgendamento', {
+      plantaId: SP,
+      tipoAgendamentoId: tipo!.id,
+      dataEsperada: '2026-03-10T08:11:12.345-03:00',
+    });
+    expect(criada.statusCode, criada.body).toBe(200);
+    const { id, dataEsperada } = criada.json().agenda;
+    expect(dataEsperada).toBe('2026-03-10T11:11:12.345Z');
+    const patch = await acme(`entities/agenda/${id}`, { descricao: 'lacre 123' }, { method: 'PATCH' });
+    expect(patch.statusCode, patch.body).toBe(200);
+    const put = await acme(
+      `entities/agenda/${id}`,
+      { ...(patch.json() as object), observacao: 'x' },
+      { method: 'PUT' },
+    );
+    expect(put.statusCode, put.body).toBe(200);
+    expect(put.json()).toMatchObject({ dataEsperada, descricao: 'lacre 123', observacao: 'x' });
+  });
+
   it('concurrent bookings for the last place: exactly one wins, the others get 409', async () => {
     const [tipo] = await seedTipos(t, 'acme', [makeTipo({ plantaId: SP, capacidadePorSlot: 2 })]);
     expect((await nova(tipo!.id, '2026-03-11T09:00:00-03:00')).statusCode).toBe(200);

@@ -140,6 +140,12 @@ export const E = defineErrors({
     status: 409,
     message: 'O veículo {placa} já está no pátio da planta {plantaId} desde {desde}: registre a saída antes',
   },
+  eventoForaDeOrdem: {
+    reason: 'UNPROCESSABLE',
+    status: 409,
+    message:
+      'O evento do veículo {placa} é de {dataHora}, antes de {ultimo} ({onde}): os eventos de um veículo são registrados na ordem em que aconteceram',
+  },
   veiculoForaDoPatio: {
     reason: 'UNPROCESSABLE',
     status: 409,

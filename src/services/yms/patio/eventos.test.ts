@@ -220,6 +220,54 @@ describe('inconsistent events are refused and change nothing', () => {
     expect(await tableCounts(t.db)).toEqual(before);
   });
 
+  it('an event dated before what is recorded of the stay (its entry, its current arrival, the last exit): 409', async () => {
+    const v = veiculos[4]!;
+    const at = (iso: string, extra: Record<string, unknown> = {}) => ({
+      plantaId: ids.planta,
+      veiculoId: v.id,
+      dataHora: iso,
+      ...extra,
+    });
+    const ok = async (name: string, body: Record<string, unknown>) => {
+      const res = await evento(name, body);
+      expect(res.statusCode, `${name}: ${res.body}`).toBe(200);
+    };
+    const outOfOrder = async (name: string, body: Record<string, unknown>, ultimo: string, onde: RegExp) => {
+      const before = await tableCounts(t.db);
+      const res = await evento(name, body);
+      expect(res.statusCode, `${name}: ${res.body}`).toBe(409);
+      expect(res.json().message).toMatch(new RegExp(`antes de ${ultimo}`));
+      expect(res.json().message).toMatch(onde);
+      expect(await tableCounts(t.db)).toEqual(before);
+    };
+    await ok('vehicleEnteredYard', at('2026-04-01T10:00:00Z', { areaId: ids.portaria }));
+    await outOfOrder(
+      'vehicleEnteredAreaInYard',
+      at('2026-04-01T09:59:00Z', { areaId: ids.estacionamento }),
+      '2026-04-01T10:00:00.000Z',
+      /a chegada na área/,
+    );
+    await ok('vehicleEnteredAreaInYard', at('2026-04-01T10:30:00Z', { areaId: ids.estacionamento }));
+    await outOfOrder('vehicleExitedYard', at('2026-04-01T10:20:00Z'), '2026-04-01T10:30:00.000Z', /área/);
+    // The same instant is in order (two reports of one moment).
+    await ok('vehicleExitedYard', at('2026-04-01T10:30:00Z', { areaId: ids.portaria }));
+    const chegadas = (await acme('queries/buscarHistoricoControleChegada', { areaId: ids.estacionamento }))
+      .json()
+      .content.filter((c: { veiculoId: string }) => c.veiculoId === v.id);
+    expect(chegadas).toMatchObject([
+      { chegadaEm: '2026-04-01T10:30:00.000Z', saidaEm: '2026-04-01T10:30:00.000Z' },
+    ]);
+    // A new stay cannot begin before the last one ended.
+    await outOfOrder(
+      'vehicleEnteredYard',
+      at('2026-04-01T10:29:00Z'),
+      '2026-04-01T10:30:00.000Z',
+      /a saída do pátio/,
+    );
+    await ok('vehicleEnteredYard', at('2026-04-01T11:00:00Z'));
+    await ok('vehicleExitedYard', at('2026-04-01T11:05:00Z'));
+  });
+
   it('no free spot in the area: 200, the arrival recorded, the vehicle waits in its queue (fila.test.ts)', async () => {
     const v = veiculos[1]!;
     const res = await evento('vehicleEnteredAreaInYard', {

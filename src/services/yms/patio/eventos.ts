@@ -129,6 +129,34 @@ async function presencaNaPlanta(ctx: Ctx, f: Fato) {
   return row;
 }
 
+/**
+ * A vehicle's events are recorded in the order they happened (docs/patio.md "Yard events"): one
+ * dated (`dataHora`) before what is already recorded of it would close a stay or an arrival before
+ * it began, or begin a stay before the last one ended. 409 naming both times.
+ */
+function emOrdem(f: Fato, registrados: Array<readonly [Date | null | undefined, string]>) {
+  for (const [ultimo, onde] of registrados)
+    if (ultimo && f.quando < ultimo)
+      throw E.eventoForaDeOrdem({
+        placa: f.veiculo.placa,
+        dataHora: f.quando.toISOString(),
+        ultimo: ultimo.toISOString(),
+        onde,
+      });
+}
+
+/** The event is not dated before the stay's entry, nor before the arrival in the area it is in. */
+async function emOrdemNaPresenca(ctx: Ctx, f: Fato, presenca: { entradaEm: Date }) {
+  const [chegada] = await ctx.store.select(
+    controleArea,
+    and(eq(controleArea.veiculoId, f.veiculo.id), isNull(controleArea.saidaEm)),
+  );
+  emOrdem(f, [
+    [chegada?.chegadaEm, 'a chegada na área em que está'],
+    [presenca.entradaEm, 'a entrada no pátio'],
+  ]);
+}
+
 /** Closes the vehicle's open arrival (it left that area). */
 const sairDaArea = (ctx: Ctx, veiculoId: string, quando: Date) =>
   ctx.store.update(
@@ -241,6 +269,13 @@ export const eventos = {
           plantaId: aberta.plantaId,
           desde: aberta.entradaEm.toISOString(),
         });
+      const [anterior] = await ctx.tx
+        .select({ saidaEm: presencaPatio.saidaEm })
+        .from(presencaPatio)
+        .where(ctx.store.scope(presencaPatio, eq(presencaPatio.veiculoId, f.veiculo.id)))
+        .orderBy(desc(presencaPatio.saidaEm))
+        .limit(1);
+      emOrdem(f, [[anterior?.saidaEm, 'a saída do pátio anterior']]);
       try {
         await ctx.store.insert(presencaPatio, [
           {
@@ -275,6 +310,7 @@ export const eventos = {
       const f = await fato(ctx, input);
       const a = f.area!;
       const presenca = await presencaNaPlanta(ctx, f);
+      await emOrdemNaPresenca(ctx, f, presenca);
       const motoristaId = input.motoristaId ?? presenca.motoristaId ?? null;
       const naFila = await ocuparOuEsperar(ctx, f, a.id, motoristaId);
       await chegarNaArea(ctx, f, a.id, motoristaId, 'vehicleEnteredAreaInYard', { naFila });
@@ -292,6 +328,7 @@ export const eventos = {
     handler: async (ctx, input) => {
       const f = await fato(ctx, input);
       const presenca = await presencaNaPlanta(ctx, f);
+      await emOrdemNaPresenca(ctx, f, presenca);
       await sairDeVagaEFila(ctx, f.veiculo.id);
       let exec: ExecucaoRow | undefined;
       if (f.area)
