@@ -152,7 +152,7 @@ export class EntityEngine implements EntityOperations {
    * Constraint violations as the caller's errors. Every key holds the tenant (platform/core/db/keys.ts),
    * so a 409 only ever answers a row of the caller's own tenant, never another's.
    */
-  private async guard<T>(work: () => Promise<T>): Promise<T> {
+  private async guard<T>(work: () => Promise<T>, deleting = false): Promise<T> {
     try {
       return await work();
     } catch (err) {
@@ -163,6 +163,11 @@ export class EntityEngine implements EntityOperations {
         const key = this.decl.naturalKey.length ? ` (${this.decl.naturalKey.join(', ')})` : '';
         throw errors.conflict(`A ${this.decl.name} with the same key${key} already exists`);
       }
+      // A foreign key refuses a delete of a row others refer to, and a write that refers to none.
+      if (state === '23503' && deleting)
+        throw errors.unprocessable(
+          `This ${this.decl.name} is still referred to by other records${constraint ? ` (${constraint})` : ''}: change or remove them first`,
+        );
       if (state === '23503')
         throw errors.unprocessable(`${this.decl.name} refers to a record that does not exist`);
       throw err;
@@ -236,7 +241,7 @@ export class EntityEngine implements EntityOperations {
     const row = await this.get(ctx, id, extra, { forUpdate: true });
     await this.decl.hooks.beforeDelete?.(ctx, row);
     const where = this.byId(id, await this.scoped(ctx, extra));
-    await this.guard(() => ctx.store.delete(this.decl.table, where));
+    await this.guard(() => ctx.store.delete(this.decl.table, where), true);
   }
 
   /** All or nothing: the first failing element rejects the batch, naming its index. */

@@ -215,6 +215,26 @@ describe('the yard finishing an execution', () => {
   });
 });
 
+describe('the yard changing the driver of an execution', () => {
+  it('gives the agenda running on it the new driver, only while it names the old one there', async () => {
+    const [antigo, novo, outro] = [1, 2, 3].map((i) => `00000000-0000-4000-8000-0000000d000${i}`);
+    const [a] = await seedAgendas(t, 'acme', [
+      makeAgenda({ status: 'EXECUTANDO', circuitoId: null, execucaoCircuitoId: EXEC, motoristaId: antigo }),
+    ]);
+    const troca = (o: Record<string, unknown>) =>
+      publicar(
+        { agendaId: a!.id, execucaoCircuitoid: EXEC, motoristaAntigoId: antigo, motoristaNovoId: novo, ...o },
+        'yms/patio/motoristaAlteradoEmExecucao',
+      );
+    await troca({ execucaoCircuitoid: '00000000-0000-4000-8000-0000000e0097' });
+    await troca({ motoristaAntigoId: outro });
+    expect((await agendaRow(t, 'acme', a!.id)).motoristaId).toBe(antigo);
+    await troca({});
+    await troca({}); // a redelivery changes nothing
+    expect((await agendaRow(t, 'acme', a!.id)).motoristaId).toBe(novo);
+  });
+});
+
 // --- against a real yard ------------------------------------------------------------------------
 
 async function yard(o: { ativo?: boolean } = {}) {

@@ -287,7 +287,35 @@ export async function aoFinalizarExecucao(ctx: Ctx, event: EventRecord): Promise
   );
 }
 
+type MotoristaAlterado = {
+  agendaId: string;
+  execucaoCircuitoid: string;
+  motoristaAntigoId: string;
+  motoristaNovoId: string;
+};
+
+/**
+ * yms/patio changed the driver of a running execution (motoristaAlteradoEmExecucao, the spec's
+ * spelling `execucaoCircuitoid`): the agenda running on it takes the new driver, so that the one
+ * replaced is free for another agenda. Only while it still names the old one on that execution;
+ * idempotent, never thrown (as above).
+ */
+export async function aoTrocarMotorista(ctx: Ctx, event: EventRecord): Promise<void> {
+  const p = event.payload as MotoristaAlterado;
+  const { atual, ignorar } = await agendaDoEvento(ctx, p.agendaId, 'motoristaAlteradoEmExecucao');
+  if (!atual) return ignorar('agenda inexistente');
+  if (atual.execucaoCircuitoId !== p.execucaoCircuitoid)
+    return ignorar('a agenda está ligada a outra execução');
+  if (atual.motoristaId !== p.motoristaAntigoId) return ignorar('a agenda não tem mais esse motorista');
+  await ctx.store.update(
+    agenda,
+    { motoristaId: p.motoristaNovoId, lastModifiedBy: 'yms/patio', lastModifiedDate: ctx.now() },
+    eq(agenda.id, atual.id),
+  );
+}
+
 export const agendaSubscriptions: Record<string, SubscriptionDeclaration> = {
+  trocarMotoristaPelaExecucao: { topic: 'yms/patio/motoristaAlteradoEmExecucao', handler: aoTrocarMotorista },
   cancelarPorExecucaoCancelada: { topic: 'yms/patio/execucaoCircuitoCancelada', handler: aoCancelarExecucao },
   concluirPorExecucaoFinalizada: {
     topic: 'yms/patio/execucaoCircuitoFinalizada',

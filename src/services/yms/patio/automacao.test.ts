@@ -968,6 +968,22 @@ describe('branches', () => {
     await semMudanca(() => acme('actions/iniciarRamoExecucaoCircuito', { execucaoCircuitoId: exec }), 409);
   });
 
+  it('cancelling the parent cancels its running branch, with the same reason', async () => {
+    const v = await novoVeiculo();
+    const exec = await iniciar(main.id, v.id, { sequenciaInicialId: main.seqs[1] });
+    const [ramo] = await ramosDe(exec);
+    expect(ramo).toMatchObject({ status: 'EXECUTANDO' });
+    const res = await acme('actions/cancelarExecucaoCircuito', {
+      execucaoCircuitoId: exec,
+      motivo: 'Desistiu',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await execucao(exec)).toMatchObject({ situacao: 'CANCELADO', motivoCancelamento: 'Desistiu' });
+    expect(await execucao(ramo.id)).toMatchObject({ situacao: 'CANCELADO', motivoCancelamento: 'Desistiu' });
+    // The truck can start again: nothing of it runs.
+    expect(await iniciar(main.id, v.id)).toEqual(expect.any(String));
+  });
+
   it('iniciarRamoExecucaoCircuito: a step without subCircuitoId needs one (422); unknown execution 404', async () => {
     const v = await novoVeiculo();
     const exec = await iniciar(main.id, v.id);

@@ -96,6 +96,10 @@ describe('planta, area, vaga', () => {
     expect(res.json()).toMatchObject({ ocupada: true, veiculoId: veiculo.id, descricao: 'A1' });
     res = await del(`area/${ids.area}`);
     expect(res.statusCode).toBe(422);
+    // Said as it is: others refer to it (not "refers to a record that does not exist").
+    expect(res.json().message).toMatch(
+      /^This area is still referred to by other records \(.+\): change or remove them first$/,
+    );
     const livre = await create('vaga', { areaId: ids.area, rua: 9, numero: 9 });
     expect((await del(`vaga/${livre.id}`)).statusCode).toBe(200);
     expect((await del(`vaga/${ids.vaga}`, 'globex')).statusCode).toBe(404);

@@ -265,6 +265,14 @@ describe('inconsistent events are refused and change nothing', () => {
       /a saída do pátio/,
     );
     await ok('vehicleEnteredYard', at('2026-04-01T11:00:00Z'));
+    // A repeated report into the area it is in (a retry, a second camera) records nothing more.
+    const doca = at('2026-04-01T11:01:00Z', { areaId: ids.doca, origem: 'cam-1' });
+    await ok('vehicleEnteredAreaInYard', doca);
+    const semOutbox = async () => ({ ...(await tableCounts(t.db)), outbox: 0 });
+    const before = await semOutbox();
+    await ok('vehicleEnteredAreaInYard', { ...doca, origem: 'cam-2' });
+    // Only the report itself is published (every event is), as sent.
+    expect(await semOutbox()).toEqual(before);
     await ok('vehicleExitedYard', at('2026-04-01T11:05:00Z'));
   });
 

@@ -5,6 +5,7 @@ import { DateTime, Record as SpecRecord, type Static, Type } from '../../../plat
 import { exigirForaDeAgenda } from './agendas.ts';
 import { normalizePlaca } from './entities.ts';
 import { E } from './errors.ts';
+import { ocuparOuEsperar, sairDeVagaEFila } from './eventos-vagas.ts';
 import { type ExecucaoRow, origemEvento } from './execucao.ts';
 import {
   execucaoAtiva,
@@ -14,13 +15,11 @@ import {
 } from './execucao-consultas.ts';
 import { finalizarExecucao } from './execucao-etapas.ts';
 import { trocarMotorista } from './execucao-inicio.ts';
-import { entregarVagas, esperar, filaVazia, itemDoVeiculo, sairDaFila, temVagas } from './fila.ts';
 import { atenderEntregas, avancarSeProxima, processarEtapa } from './rotinas-etapas.ts';
-import { area, planta, vaga } from './tables/plantas.ts';
+import { area, planta } from './tables/plantas.ts';
 import { controleArea, presencaPatio } from './tables/presencas.ts';
 import { motorista, veiculo } from './tables/veiculos.ts';
-import { travarAreas, travarVeiculoMotorista } from './travas.ts';
-import { liberarVaga, tomarVagaLivre } from './vagas.ts';
+import { travarVeiculoMotorista } from './travas.ts';
 
 // The yard events (spec 000 §4.3, §6; docs/patio.md "Yard events"): a vehicle enters the yard, an
 // area of it, leaves it; the driver of an execution changes. Each applies its effect in the
@@ -199,56 +198,6 @@ async function chegarNaArea(
   return exec;
 }
 
-/**
- * The vehicle leaves its spot and its queue (out of the yard), under the locks of their areas:
- * the spot goes to the first vehicle waiting there.
- */
-async function sairDeVagaEFila(ctx: Ctx, veiculoId: string) {
-  const [atual] = await ctx.store.select(vaga, eq(vaga.veiculoId, veiculoId));
-  const item = await itemDoVeiculo(ctx, veiculoId);
-  await travarAreas(ctx, [atual?.areaId, item?.areaId]);
-  if (item) await sairDaFila(ctx, veiculoId);
-  if (atual && (await liberarVaga(ctx, veiculoId))) await entregarVagas(ctx, atual.areaId);
-}
-
-/**
- * The spot of a vehicle reported into an area (docs/patio.md "Queues"): it keeps the spot or the
- * place in the queue it holds there; otherwise it leaves its spot and its queue elsewhere, and in
- * an area with spots it takes the first free one, or, with none free or others waiting, joins the
- * area's queue. A report is never refused for lack of room. Decided under the locks of the areas
- * involved, taken in one order. Answers whether the vehicle waits in the area's queue.
- */
-async function ocuparOuEsperar(ctx: Ctx, f: Fato, areaId: string, motoristaId: string | null) {
-  const [atual] = await ctx.store.select(vaga, eq(vaga.veiculoId, f.veiculo.id));
-  if (atual?.areaId === areaId) return false;
-  const item = await itemDoVeiculo(ctx, f.veiculo.id);
-  if (item?.areaId === areaId) return true;
-  const comVagas = await temVagas(ctx, areaId);
-  await travarAreas(ctx, [atual?.areaId, item?.areaId, comVagas ? areaId : undefined]);
-  if (item) await sairDaFila(ctx, f.veiculo.id);
-  if (atual && (await liberarVaga(ctx, f.veiculo.id))) await entregarVagas(ctx, atual.areaId);
-  if (!comVagas) return false;
-  // Spots freed without a hand-over (a spot created, unblocked) go to those already waiting first.
-  await entregarVagas(ctx, areaId);
-  if (
-    (await filaVazia(ctx, areaId)) &&
-    (await tomarVagaLivre(ctx, areaId, f.veiculo.id, f.veiculo.placa, { esperar: true }))
-  )
-    return false;
-  const exec = await execucaoEmAndamento(ctx, { veiculoId: f.veiculo.id });
-  await esperar(ctx, {
-    areaId,
-    veiculoId: f.veiculo.id,
-    placa: f.veiculo.placa,
-    motoristaId: motoristaId ?? exec?.motoristaId ?? null,
-    execucaoCircuitoId: exec?.id ?? null,
-    agendaId: exec?.agendaId ?? null,
-    origem: f.origem,
-    desde: f.quando,
-  });
-  return true;
-}
-
 const unique = (err: unknown) => {
   const e = err as { code?: string; cause?: { code?: string } };
   return (e.cause?.code ?? e.code) === '23505';
@@ -313,6 +262,13 @@ export const eventos = {
       await emOrdemNaPresenca(ctx, f, presenca);
       const motoristaId = input.motoristaId ?? presenca.motoristaId ?? null;
       const naFila = await ocuparOuEsperar(ctx, f, a.id, motoristaId);
+      // Read under the area's lock (taken just above): a repeated report (a retry, a second camera)
+      // of a truck whose arrival there stands records nothing more.
+      const [aberta] = await ctx.store.select(
+        controleArea,
+        and(eq(controleArea.veiculoId, f.veiculo.id), isNull(controleArea.saidaEm)),
+      );
+      if (aberta?.areaId === a.id) return undefined as never;
       await chegarNaArea(ctx, f, a.id, motoristaId, 'vehicleEnteredAreaInYard', { naFila });
       await atenderEntregas(ctx);
       return undefined as never;

@@ -120,6 +120,14 @@ export async function cancelarExecucao(
   origem: string,
 ): Promise<ExecucaoRow> {
   if (row.situacao !== 'EXECUTANDO') throw E.execucaoNaoEmAndamento({ id: row.id, situacao: row.situacao });
+  // A running branch is cancelled with its parent, first, for the same reason: left running it would
+  // hold the truck in a circuit nobody follows (docs/patio.md "Branches").
+  const ramos = await ctx.store.select(
+    execucaoCircuito,
+    and(eq(execucaoCircuito.execucaoPaiId, row.id), eq(execucaoCircuito.situacao, 'EXECUTANDO')),
+    { forUpdate: true },
+  );
+  for (const ramo of ramos) await cancelarExecucao(ctx, ramo as ExecucaoRow, motivo, origem);
   const quando = ctx.now();
   await registrarEtapa(
     ctx,

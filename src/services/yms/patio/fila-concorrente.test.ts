@@ -168,5 +168,89 @@ describe.skipIf(!process.env.DATABASE_URL)(
         expect(esperando.map((i) => i.veiculoId)).toEqual(ordem.slice(ordem.length - esperando.length));
       }
     });
+
+    /** An area of `n` spots and `trucks` trucks in the yard, none reported into it yet. */
+    async function areaETrucks(n: number, trucks: number) {
+      const [a] = await seed(t, 'acme', area, [makeArea(plantaId)]);
+      await seed(
+        t,
+        'acme',
+        vaga,
+        Array.from({ length: n }, (_, i) => makeVaga(a!.id, 1, i + 1)),
+      );
+      const vs = await seed(
+        t,
+        'acme',
+        veiculo,
+        Array.from({ length: trucks }, () => makeVeiculo()),
+      );
+      await seed(
+        t,
+        'acme',
+        presencaPatio,
+        vs.map((v) => ({
+          plantaId,
+          veiculoId: v.id,
+          placa: v.placa,
+          entradaEm: new Date(Date.now() - 60_000),
+        })),
+      );
+      return { areaId: a!.id, vs };
+    }
+    const entra = (areaId: string, veiculoId: string) => () =>
+      patio('events/vehicleEnteredAreaInYard', { plantaId, areaId, veiculoId });
+    const sai = (veiculoId: string) => () => patio('events/vehicleExitedYard', { plantaId, veiculoId });
+    const filaDe = async (areaId: string) => (await fila(areaId)).map((i) => i.veiculoId);
+
+    it('a truck that leaves while a spot is handed to it keeps no spot: it goes to the next in line', async () => {
+      for (let rodada = 0; rodada < 10; rodada++) {
+        // Two spots held by v0 and v1; v2 then v3 waiting. v0 and v2 leave at once: v0's spot is
+        // handed to v2 under the area's lock while v2's exit waits for it, and v2's exit must then
+        // free it for v3.
+        const { areaId, vs } = await areaETrucks(2, 4);
+        const [v0, v1, v2, v3] = vs.map((v) => v.id) as [string, string, string, string];
+        for (const v of [v0, v1, v2, v3]) expect((await entra(areaId, v)()).statusCode).toBe(200);
+        expect(await filaDe(areaId)).toEqual([v2, v3]);
+        const saidas = await aoMesmoTempo([sai(v0), sai(v2)]);
+        for (const r of saidas) expect(r.statusCode, r.body).toBe(200);
+        expect((await ocupacao(areaId)).sort()).toEqual([v1, v3].sort());
+        expect(await filaDe(areaId)).toEqual([]);
+      }
+    });
+
+    it('a truck reported into another area while a spot is handed to it holds one or the other, never both', async () => {
+      for (let rodada = 0; rodada < 10; rodada++) {
+        const { areaId, vs } = await areaETrucks(2, 5);
+        const [v0, v1, v2, v3, w] = vs.map((v) => v.id) as [string, string, string, string, string];
+        const { areaId: outra } = await areaETrucks(1, 0);
+        expect((await entra(outra, w)()).statusCode).toBe(200);
+        for (const v of [v0, v1, v2, v3]) expect((await entra(areaId, v)()).statusCode).toBe(200);
+        const r = await aoMesmoTempo([sai(v0), entra(outra, v2)]);
+        for (const x of r) expect(x.statusCode, x.body).toBe(200);
+        // v2 left this area for the other one, where it waits behind w: this area's spots are v1's
+        // and v3's, and nobody waits here.
+        expect((await ocupacao(areaId)).sort()).toEqual([v1, v3].sort());
+        expect(await filaDe(areaId)).toEqual([]);
+        expect(await filaDe(outra)).toEqual([v2]);
+      }
+    });
+
+    it('one truck reported many times at once keeps one spot or one place, every report 200', async () => {
+      for (const cheia of [false, true]) {
+        const { areaId, vs } = await areaETrucks(3, cheia ? 4 : 1);
+        const truck = vs.at(-1)!.id;
+        for (const v of vs.slice(0, -1)) expect((await entra(areaId, v.id)()).statusCode).toBe(200);
+        const r = await aoMesmoTempo(Array.from({ length: 10 }, () => entra(areaId, truck)));
+        for (const x of r) expect(x.statusCode, x.body).toBe(200);
+        const donos = (await ocupacao(areaId)).filter((id) => id === truck);
+        expect(donos.length + (await filaDe(areaId)).filter((id) => id === truck).length).toBe(1);
+        expect(donos.length).toBe(cheia ? 0 : 1);
+        // And its arrival is recorded once.
+        const chegadas = (await patio('queries/buscarHistoricoControleChegada', { areaId }))
+          .json()
+          .content.filter((c: { veiculoId: string }) => c.veiculoId === truck);
+        expect(chegadas).toHaveLength(1);
+      }
+    });
   },
 );
