@@ -140,6 +140,11 @@ export const E = defineErrors({
     status: 409,
     message: 'O veículo {placa} já está no pátio da planta {plantaId} desde {desde}: registre a saída antes',
   },
+  eventoNoFuturo: {
+    reason: 'UNPROCESSABLE',
+    message:
+      "Invalid field 'dataHora': {dataHora} is more than {minutos} minutes after now ({agora}): check the device's clock",
+  },
   eventoForaDeOrdem: {
     reason: 'UNPROCESSABLE',
     status: 409,

@@ -274,6 +274,14 @@ describe('inconsistent events are refused and change nothing', () => {
     // Only the report itself is published (every event is), as sent.
     expect(await semOutbox()).toEqual(before);
     await ok('vehicleExitedYard', at('2026-04-01T11:05:00Z'));
+    // A device clock a few minutes ahead is taken; one further ahead is refused (422).
+    const adiante = (min: number) => new Date(Date.now() + min * 60_000).toISOString();
+    const futuro = await evento('vehicleEnteredYard', at(adiante(10)));
+    expect(futuro.statusCode, futuro.body).toBe(422);
+    expect(futuro.json().message).toMatch(/^Invalid field 'dataHora': .* is more than 5 minutes after now/);
+    const quase = adiante(4);
+    await ok('vehicleEnteredYard', at(quase));
+    await ok('vehicleExitedYard', at(quase));
   });
 
   it('no free spot in the area: 200, the arrival recorded, the vehicle waits in its queue (fila.test.ts)', async () => {

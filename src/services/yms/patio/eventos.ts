@@ -107,9 +107,21 @@ async function fato(ctx: Ctx, input: YardInput): Promise<Fato> {
     const [m] = await ctx.store.select(motorista, eq(motorista.id, input.motoristaId));
     if (!m) throw E.motoristaNotFound({ id: input.motoristaId });
   }
-  const quando = input.dataHora ? new Date(input.dataHora) : ctx.now();
+  const agora = ctx.now();
+  const quando = input.dataHora ? new Date(input.dataHora) : agora;
+  // A device's clock may run a little ahead of the platform's; one far ahead would date the truck's
+  // stay in the future (docs/patio.md "Yard events").
+  if (quando.getTime() - agora.getTime() > FUTURO_TOLERADO_MS)
+    throw E.eventoNoFuturo({
+      dataHora: quando.toISOString(),
+      agora: agora.toISOString(),
+      minutos: FUTURO_TOLERADO_MS / 60_000,
+    });
   return { veiculo: v, planta: p, area: a, quando, origem: input.origem ?? null };
 }
+
+/** How far ahead of the platform's clock a device may date an event (its clock's drift). */
+export const FUTURO_TOLERADO_MS = 5 * 60_000;
 
 /** The vehicle's open stay in a yard (any plant), if any. */
 async function presencaDe(ctx: Ctx, veiculoId: string) {
