@@ -3,10 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { aoMesmoTempo } from '../../../../test/corrida.ts';
 import { openTestDb, type TestApp, testApp } from '../../../../test/harness.ts';
 import { Store } from '../../../platform/core/db/store.ts';
-import { makeArea, makePlanta, makeVaga, makeVeiculo, outboxOf, patioCall, seed } from './fixtures.ts';
+import { caminhoesNoPatio, makeArea, makePlanta, makeVaga, outboxOf, patioCall, seed } from './fixtures.ts';
 import { area, planta, vaga } from './tables/plantas.ts';
-import { presencaPatio } from './tables/presencas.ts';
-import { veiculo } from './tables/veiculos.ts';
 
 // The race of a full area (docs/patio.md "Queues"): 20 trucks reported at once into an area of 2
 // spots, each report in a transaction of its own on PostgreSQL. 2 get spots, 18 wait in the order
@@ -51,18 +49,7 @@ describe.skipIf(!process.env.DATABASE_URL)(
           vaga,
           Array.from({ length: VAGAS }, (_, i) => makeVaga(areaId, 1, i + 1)),
         );
-        const vs = await seed(
-          t,
-          'acme',
-          veiculo,
-          Array.from({ length: CAMINHOES }, () => makeVeiculo()),
-        );
-        await seed(
-          t,
-          'acme',
-          presencaPatio,
-          vs.map((v) => ({ plantaId, veiculoId: v.id, placa: v.placa, entradaEm: new Date() })),
-        );
+        const vs = await caminhoesNoPatio(t, 'acme', plantaId, CAMINHOES);
         const respostas = await aoMesmoTempo(
           vs.map(
             (v) => () => patio('events/vehicleEnteredAreaInYard', { plantaId, areaId, veiculoId: v.id }),
@@ -130,18 +117,7 @@ describe.skipIf(!process.env.DATABASE_URL)(
             makeVaga(areaId, 1, i + 1, { bloqueio: true, motivoBloqueio: 'obra' }),
           ),
         );
-        const vs = await seed(
-          t,
-          'acme',
-          veiculo,
-          Array.from({ length: CAMINHOES }, () => makeVeiculo()),
-        );
-        await seed(
-          t,
-          'acme',
-          presencaPatio,
-          vs.map((v) => ({ plantaId, veiculoId: v.id, placa: v.placa, entradaEm: new Date() })),
-        );
+        const vs = await caminhoesNoPatio(t, 'acme', plantaId, CAMINHOES);
         // The unblocks land among the arrivals; each edit's job runs after it commits.
         const pedidos = vs.map(
           (v) => () => patio('events/vehicleEnteredAreaInYard', { plantaId, areaId, veiculoId: v.id }),
@@ -178,23 +154,7 @@ describe.skipIf(!process.env.DATABASE_URL)(
         vaga,
         Array.from({ length: n }, (_, i) => makeVaga(a!.id, 1, i + 1)),
       );
-      const vs = await seed(
-        t,
-        'acme',
-        veiculo,
-        Array.from({ length: trucks }, () => makeVeiculo()),
-      );
-      await seed(
-        t,
-        'acme',
-        presencaPatio,
-        vs.map((v) => ({
-          plantaId,
-          veiculoId: v.id,
-          placa: v.placa,
-          entradaEm: new Date(Date.now() - 60_000),
-        })),
-      );
+      const vs = await caminhoesNoPatio(t, 'acme', plantaId, trucks, new Date(Date.now() - 60_000));
       return { areaId: a!.id, vs };
     }
     const entra = (areaId: string, veiculoId: string) => () =>

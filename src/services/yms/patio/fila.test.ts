@@ -4,20 +4,18 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { openTestDb, type TestApp, tableCounts, testApp } from '../../../../test/harness.ts';
 import {
   asTenant,
+  caminhoesNoPatio,
   makeArea,
   makeCircuito,
   makePlanta,
   makeSequencia,
   makeVaga,
-  makeVeiculo,
   outboxOf,
   patioCall,
   seed,
 } from './fixtures.ts';
 import { circuito, sequenciaCircuito } from './tables/circuitos.ts';
 import { area, planta, vaga } from './tables/plantas.ts';
-import { presencaPatio } from './tables/presencas.ts';
-import { veiculo } from './tables/veiculos.ts';
 
 // The queues of the yard (docs/patio.md "Queues"): a full area never refuses a report, the vehicle
 // waits first come first served, a freed spot goes to the first one waiting (with its step
@@ -60,28 +58,9 @@ async function areaCom(n: number, o: Parameters<typeof makeArea>[1] = {}) {
   return { areaId: a!.id, vagas: vagas.map((v) => v.id) };
 }
 
-/** Trucks in the plant's yard. */
-async function caminhoes(n: number) {
-  const vs = await seed(
-    t,
-    'acme',
-    veiculo,
-    Array.from({ length: n }, () => makeVeiculo()),
-  );
-  await seed(
-    t,
-    'acme',
-    presencaPatio,
-    // In since before the device times some reports carry (events are in order: docs/patio.md).
-    vs.map((v) => ({
-      plantaId,
-      veiculoId: v.id,
-      placa: v.placa,
-      entradaEm: new Date('2026-03-01T00:00:00Z'),
-    })),
-  );
-  return vs;
-}
+/** Trucks in the plant's yard, in since before the device times some reports carry (events are in
+ * order: docs/patio.md). */
+const caminhoes = (n: number) => caminhoesNoPatio(t, 'acme', plantaId, n, new Date('2026-03-01T00:00:00Z'));
 
 const entrar = (areaId: string, veiculoId: string, extra: Record<string, unknown> = {}) =>
   acme('events/vehicleEnteredAreaInYard', { plantaId, areaId, veiculoId, ...extra });

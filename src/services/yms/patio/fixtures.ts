@@ -6,7 +6,8 @@ import { outbox } from '../../../platform/events/tables.ts';
 import type { ExecCtx } from './execucao.ts';
 import { circuito, sequenciaCircuito } from './tables/circuitos.ts';
 import { area, planta, turno, vaga } from './tables/plantas.ts';
-import type { motorista, veiculo } from './tables/veiculos.ts';
+import { presencaPatio } from './tables/presencas.ts';
+import { type motorista, veiculo } from './tables/veiculos.ts';
 
 // Factories for the yms/patio tests: rows inserted straight into a tenant's tables (through the
 // store, as that tenant), with defaults a test overrides only where it matters.
@@ -153,4 +154,27 @@ export async function seedPatio(t: TestApp, tenant: string, plantaId: string) {
   const [s] = await seed(t, tenant, sequenciaCircuito, [makeSequencia(c!.id, 1, a!.id)]);
   const [v] = await seed(t, tenant, vaga, [makeVaga(a!.id, 1, 1)]);
   return { circuitoId: c!.id, sequenciaId: s!.id, vagaId: v!.id };
+}
+
+/** `n` new trucks in the plant's yard since `entradaEm` (no area reported yet). */
+export async function caminhoesNoPatio(
+  t: TestApp,
+  tenant: string,
+  plantaId: string,
+  n: number,
+  entradaEm = new Date(),
+) {
+  const vs = await seed(
+    t,
+    tenant,
+    veiculo,
+    Array.from({ length: n }, () => makeVeiculo()),
+  );
+  await seed(
+    t,
+    tenant,
+    presencaPatio,
+    vs.map((v) => ({ plantaId, veiculoId: v.id, placa: v.placa, entradaEm })),
+  );
+  return vs;
 }
