@@ -8,6 +8,7 @@ import { Type } from '../../../platform/core/schema.ts';
 import { agenda as agendaEntity } from './entities.ts';
 import { E } from './errors.ts';
 import { exigirLivres } from './ocupacao.ts';
+import { verificarReserva } from './reserva.ts';
 import {
   type AgendaRow,
   agendaParaAlterar,
@@ -156,7 +157,31 @@ export async function cancelar(ctx: Ctx, atual: AgendaRow, motivo: string): Prom
 export async function reiniciar(ctx: Ctx, atual: AgendaRow, motivo: string): Promise<AgendaRow> {
   exigirOrigem(atual, 'reiniciarAgendamentoPorCancelamentoCircuito');
   await exigirSemExecucao(ctx, atual, 'reiniciarAgendamentoPorCancelamentoCircuito');
+  await retomarLugar(ctx, atual);
   return mudarEstado(ctx, atual, 'AGENDADO', SEM_ENTREGA, motivo);
+}
+
+/**
+ * A cancelled agenda counts in no slot (docs/agenda.md "Operating hours and slots"); restarted, it
+ * counts again. One booked on the slots (`fimPrevisto`) whose start is still ahead takes its places
+ * back only where there is room, under the booking's locks (reserva.ts): a slot filled meanwhile is
+ * 409 lotado (move it first). Another reason a new booking would be refused (the lead time, a type
+ * blocked since) does not hold a restart back.
+ */
+async function retomarLugar(ctx: Ctx, atual: AgendaRow): Promise<void> {
+  if (atual.status !== 'CANCELADO' || !atual.fimPrevisto) return;
+  if (atual.dataEsperada.getTime() <= ctx.now().getTime()) return;
+  try {
+    await verificarReserva(ctx, {
+      tipoAgendamentoId: atual.tipoAgendamentoId,
+      plantaId: atual.plantaId,
+      dataEsperada: atual.dataEsperada,
+      associacaoAgendamento: atual.associacaoAgendamento,
+      agendaId: atual.id,
+    });
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 409) throw err;
+  }
 }
 
 const motivoDe = (motivo: string | undefined, padrao: string) => motivo?.trim() || padrao;

@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, tableCounts, testApp } from '../../../../test/harness.ts';
 import {
@@ -10,6 +11,7 @@ import {
   seedTipos,
 } from './fixtures.ts';
 import { iso, slotsDe } from './slots.ts';
+import { agenda as agendaTable } from './tables/agendas.ts';
 
 // Operating hours and slot capacity: horarioOperacao and horarioOperacaoParaReagendamento from
 // patio's shifts in the plant's zone, why a slot is unavailable, the nearest bookable slots, and
@@ -425,6 +427,29 @@ describe('the checked booking (agenda entity)', () => {
     );
     expect(put.statusCode, put.body).toBe(200);
     expect(put.json()).toMatchObject({ dataEsperada, descricao: 'lacre 123', observacao: 'x' });
+  });
+
+  it('a cancelled agenda restarted takes its place back only where there is room (409 lotado otherwise)', async () => {
+    const [tipo] = await seedTipos(t, 'acme', [makeTipo({ plantaId: SP, capacidadePorSlot: 1 })]);
+    const a = (await nova(tipo!.id, '2026-03-10T08:00:00-03:00')).json();
+    const cancelar = (id: string) =>
+      t.db.tenant('acme', (tx) =>
+        tx.update(agendaTable).set({ status: 'CANCELADO' }).where(eq(agendaTable.id, id)),
+      );
+    const reiniciar = (id: string) =>
+      acme('actions/reiniciarAgendamentoPorCancelamentoCircuito', { agendaId: id });
+    await cancelar(a.id);
+    // Its place was released: another agenda takes it.
+    const b = await nova(tipo!.id, '2026-03-10T08:00:00-03:00');
+    expect(b.statusCode, b.body).toBe(200);
+    const cheio = await reiniciar(a.id);
+    expect(cheio.statusCode, cheio.body).toBe(409);
+    expect(cheio.json().message).toMatch(/lotado para o tipo de agendamento .*: 1 de 1 lugares ocupados/);
+    expect((await agendaRow(t, 'acme', a.id)).status).toBe('CANCELADO');
+    await cancelar(b.json().id);
+    const livre = await reiniciar(a.id);
+    expect(livre.statusCode, livre.body).toBe(200);
+    expect(livre.json().agendaReiniciada.status).toBe('AGENDADO');
   });
 
   it('concurrent bookings for the last place: exactly one wins, the others get 409', async () => {
