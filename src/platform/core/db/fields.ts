@@ -52,7 +52,7 @@ const structured = (column: AnyPgColumn) =>
  * The filter type of a column, from its drizzle column type (a custom column's from its SQL type).
  * A column of a type the filter cannot read is a declaration error, found when the service loads.
  */
-export function fieldType(column: AnyPgColumn): FieldType {
+function fieldType(column: AnyPgColumn): FieldType {
   if (structured(column)) return 'string';
   const type =
     BY_COLUMN_TYPE[column.columnType] ??

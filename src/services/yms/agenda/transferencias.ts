@@ -2,7 +2,7 @@ import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { TSchema } from 'typebox';
 import type { Tx } from '../../../platform/core/db/database.ts';
 import type { ExportField, ExportTarget } from '../../../platform/core/export-target.ts';
-import { fieldOf as exportField, exportTargetOf } from '../../../platform/core/export-target.ts';
+import { exportTargetOf } from '../../../platform/core/export-target.ts';
 import { type ImportTarget, type Refusal, refuse } from '../../../platform/core/import-target.ts';
 import { Int64, Type } from '../../../platform/core/schema.ts';
 import { compile, fieldErrors } from '../../../platform/core/validation.ts';
@@ -33,8 +33,6 @@ import { tipoAgendamento } from './tables/tipos.ts';
 type Row = Record<string, unknown>;
 
 const str = (value: SQL): ExportField => ({ sql: value, type: 'string' });
-/** A JSON column (a list): written as JSON, filtered as its text (`containing(aprovadores, 'ana')`). */
-const json = exportField;
 const distinct = (rows: Row[], field: string) =>
   [...new Set(rows.map((r) => r[field]).filter((v) => typeof v === 'string'))] as string[];
 
@@ -194,7 +192,6 @@ const configuracaoExport: ExportTarget = exportTargetOf(c, Object.keys(configura
   extra: {
     plantaCodigo: str(plantaCodigo),
     tipoAgendamentoCodigo: str(tipoCodigo),
-    aprovadores: json(c.aprovadores),
   },
   // A configuration whose plant or type no longer exists is left out: imported without its code,
   // it would apply to every plant or type.
@@ -240,7 +237,6 @@ const customImport: ImportTarget = {
 };
 
 const customExport = exportTargetOf(customTable, Object.keys(customRow.properties), {
-  extra: { opcoes: json(customTable.opcoes) },
   key: ['entidade', 'chave'],
 });
 
@@ -264,7 +260,7 @@ const historicoExport = exportTargetOf(
     'inicio',
     'fim',
   ],
-  { extra: { aprovadores: json(h.aprovadores) }, key: ['seq'] },
+  { key: ['seq'] },
 );
 
 const itemExport = exportTargetOf(
@@ -295,7 +291,7 @@ const itemExport = exportTargetOf(
 const logExport = exportTargetOf(
   preAgendaLog,
   ['id', 'seq', 'preAgendaId', 'acao', 'de', 'para', 'alteracoes', 'motivo', 'quem', 'quando'],
-  { extra: { alteracoes: json(preAgendaLog.alteracoes) }, key: ['seq'] },
+  { key: ['seq'] },
 );
 
 // --- what the service declares ---------------------------------------------------------------
