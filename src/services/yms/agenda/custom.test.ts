@@ -207,12 +207,14 @@ describe('checking a pre-agenda, and carrying its fields to the agenda', () => {
       makePreAgenda({ status: 'APROVADA', custom: { lote: 'L-1', peso: 9 } }),
     ]);
     const before = await tableCounts(t.db);
-    const falta = await acme('actions/converterPreAgenda', { preAgendaId: p!.id });
+    const dataEsperada = '2026-06-01T10:00:00Z';
+    const falta = await acme('actions/converterPreAgenda', { preAgendaId: p!.id, dataEsperada });
     expect(falta.statusCode).toBe(422);
     expect(falta.json().message).toMatch(/'custom.notaFiscal' \(Nota fiscal\) é obrigatório em agenda/);
     expect(await tableCounts(t.db)).toEqual(before);
     const res = await acme('actions/converterPreAgenda', {
       preAgendaId: p!.id,
+      dataEsperada,
       custom: { notaFiscal: 'NF-9' },
     });
     expect(res.statusCode, res.body).toBe(200);

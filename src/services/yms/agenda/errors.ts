@@ -193,6 +193,10 @@ export const E = defineErrors({
     reason: 'BAD_REQUEST',
     message: "Invalid field 'motivo': informe o motivo do bloqueio",
   },
+  tipoInativo: {
+    reason: 'UNPROCESSABLE',
+    message: 'Tipo de agendamento {codigo} está inativo: não recebe pedidos de agendamento',
+  },
   tipoOutraPlanta: {
     reason: 'UNPROCESSABLE',
     message: 'Tipo de agendamento {codigo} é da planta {plantaTipo}, não da planta {planta}',

@@ -19,20 +19,30 @@ export const makePreAgenda = (o: Partial<Row> = {}): Row => ({
   ...o,
 });
 
+/** The clock of the pre-agenda tests: before the days their plants are open (TURNOS). */
+export const AGORA = new Date('2026-03-01T12:00:00Z');
+/** The days the pre-agendas ask for and are converted on (São Paulo time, 30-minute slots). */
+const TURNOS: Array<[string, string, string]> = [
+  ['2026-04-10', '04:00', '22:00'],
+  ['2026-04-11', '04:00', '22:00'],
+];
+
 /**
  * The plants (yms/patio) and appointment types a pre-agenda names: `tipos` maps each type's id to
- * its plant's (a pre-agenda's type is one of its plant's). Default: TIPO of PLANTA.
+ * its plant's (a pre-agenda's type is one of its plant's). Default: TIPO of PLANTA. The plants are
+ * open on TURNOS and the types take 100 agendas a slot: a conversion takes a slot's place.
  */
 export async function seedCadastros(
   t: TestApp,
   tenant: string,
   tipos: Record<string, string> = { [TIPO]: PLANTA },
 ) {
-  for (const plantaId of new Set(Object.values(tipos))) await seedPlanta(t, tenant, { id: plantaId });
+  for (const plantaId of new Set(Object.values(tipos)))
+    await seedPlanta(t, tenant, { id: plantaId, turnos: TURNOS });
   await seedTipos(
     t,
     tenant,
-    Object.entries(tipos).map(([id, plantaId]) => makeTipo({ id, plantaId })),
+    Object.entries(tipos).map(([id, plantaId]) => makeTipo({ id, plantaId, capacidadePorSlot: 100 })),
   );
 }
 

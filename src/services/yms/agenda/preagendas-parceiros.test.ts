@@ -1,7 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, tableCounts, testApp } from '../../../../test/harness.ts';
 import { agendaCall, makeTipo, PLANTA, seedTipos, TIPO } from './fixtures.ts';
-import { logs, makePreAgenda, preAgendaRow, seedCadastros, seedPreAgendas } from './preagenda-fixtures.ts';
+import {
+  AGORA,
+  logs,
+  makePreAgenda,
+  preAgendaRow,
+  seedCadastros,
+  seedPreAgendas,
+} from './preagenda-fixtures.ts';
 
 // A carrier's pre-agendas (docs/agenda.md "Pre-agendas of a partner's users"): keys acting for a
 // partner's user ask for, read, list, filter, edit, cancel and resend only their partners'
@@ -27,7 +34,7 @@ const nova = (o: Record<string, unknown> = {}) => ({
 });
 
 beforeAll(async () => {
-  t = await testApp();
+  t = await testApp({ now: () => AGORA });
   const fullKey = await t.tenant('acme');
   acme = agendaCall(t, 'acme', fullKey);
   globex = agendaCall(t, 'globex', await t.tenant('globex'));

@@ -1,9 +1,16 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, tableCounts, testApp } from '../../../../test/harness.ts';
 import { Store } from '../../../platform/core/db/store.ts';
-import { agendaCall, agendaRow, historico, PLANTA, TIPO } from './fixtures.ts';
+import { agendaCall, agendaRow, historico, makeTipo, PLANTA, seedTipos, TIPO } from './fixtures.ts';
 import { STATUS_PRE_AGENDA, type StatusPreAgenda, TRANSICOES } from './preagenda-estados.ts';
-import { logs, makePreAgenda, preAgendaRow, seedCadastros, seedPreAgendas } from './preagenda-fixtures.ts';
+import {
+  AGORA,
+  logs,
+  makePreAgenda,
+  preAgendaRow,
+  seedCadastros,
+  seedPreAgendas,
+} from './preagenda-fixtures.ts';
 import { externalTenant } from './tables/parceiros.ts';
 import { preAgendaBusca } from './tables/preagendas.ts';
 
@@ -20,7 +27,7 @@ const OUTRA_PLANTA = '00000000-0000-4000-8000-00000000a002';
 const OUTRO_TIPO = '00000000-0000-4000-8000-00000000b002';
 
 beforeAll(async () => {
-  t = await testApp();
+  t = await testApp({ now: () => AGORA });
   acme = agendaCall(t, 'acme', await t.tenant('acme'));
   globex = agendaCall(t, 'globex', await t.tenant('globex'));
   // The partner the plant's pre-agendas name (an internal caller may name any active partner), and
@@ -319,6 +326,66 @@ describe('converterPreAgenda', () => {
     expect(res.json().message).toBe('Já existe uma agenda com chaveIntegracao DUP-1');
     expect(await tableCounts(t.db)).toEqual(before);
     expect(await preAgendaRow(t, 'acme', p.id)).toEqual(p);
+  });
+
+  it("takes a slot's place like the carriers' booking, without their lead time", async () => {
+    // One place a slot, and a lead time longer than what is left before the plant's day.
+    const [tipo] = await seedTipos(t, 'acme', [
+      makeTipo({ capacidadePorSlot: 1, antecedenciaMinutos: 100_000 }),
+    ]);
+    const aprovada = (dataEsperada: string) =>
+      emEstado('APROVADA', { tipoAgendamentoId: tipo!.id, dataEsperada: new Date(dataEsperada) });
+    const p = await aprovada('2026-04-10T12:00:00Z');
+    const ok = await acme('actions/converterPreAgenda', { preAgendaId: p.id });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json().agenda.fimPrevisto).toBe('2026-04-10T12:30:00.000Z');
+    expect(ok.json().agenda).not.toHaveProperty('busca');
+    expect((await agendaRow(t, 'acme', ok.json().agenda.id))!.fimPrevisto).toEqual(
+      new Date('2026-04-10T12:30:00Z'),
+    );
+
+    const refusals: Array<[string, Record<string, unknown>, number, RegExp]> = [
+      ['the slot is full', {}, 409, /^Horário 2026-04-10T12:00:00.000Z lotado .*: 1 de 1 lugares ocupados$/],
+      ['the plant is closed', { dataEsperada: '2026-04-12T12:00:00Z' }, 422, /\(FECHADO\)/],
+      ['not the start of a slot', { dataEsperada: '2026-04-10T12:10:00Z' }, 422, /\(FECHADO\)/],
+    ];
+    const outra = await aprovada('2026-04-10T12:00:00Z');
+    const before = await tableCounts(t.db);
+    for (const [why, body, status, message] of refusals) {
+      const res = await acme('actions/converterPreAgenda', { preAgendaId: outra.id, ...body });
+      expect(res.statusCode, why).toBe(status);
+      expect(res.json().message, why).toMatch(message);
+    }
+    expect(await tableCounts(t.db)).toEqual(before);
+    expect(await preAgendaRow(t, 'acme', outra.id)).toEqual(outra);
+    // The plant books it on the next slot instead.
+    const depois = await acme('actions/converterPreAgenda', {
+      preAgendaId: outra.id,
+      dataEsperada: '2026-04-10T12:30:00Z',
+    });
+    expect(depois.statusCode, depois.body).toBe(200);
+  });
+
+  it('an inactive type takes no pre-agenda, and converts none', async () => {
+    const [tipo] = await seedTipos(t, 'acme', [makeTipo({ ativo: false })]);
+    const before = await tableCounts(t.db);
+    const nova1 = await acme(base, nova({ tipoAgendamentoId: tipo!.id }));
+    expect(nova1.statusCode).toBe(422);
+    expect(nova1.json().message).toBe(
+      `Tipo de agendamento ${tipo!.codigo} está inativo: não recebe pedidos de agendamento`,
+    );
+    const p = await emEstado('PENDENTE');
+    const troca = await acme(`${base}/${p.id}`, { tipoAgendamentoId: tipo!.id }, { method: 'PATCH' });
+    expect(troca.statusCode).toBe(422);
+    expect(await tableCounts(t.db)).toEqual({ ...before, pre_agenda: before.pre_agenda! + 1 });
+    // One asked before the type was deactivated is still edited, but not converted.
+    const antiga = await emEstado('PENDENTE', { tipoAgendamentoId: tipo!.id });
+    const edit = await acme(`${base}/${antiga.id}`, { observacao: 'doca 3' }, { method: 'PATCH' });
+    expect(edit.statusCode, edit.body).toBe(200);
+    const aprovada = await emEstado('APROVADA', { tipoAgendamentoId: tipo!.id });
+    const conv = await acme('actions/converterPreAgenda', { preAgendaId: aprovada.id });
+    expect(conv.statusCode).toBe(422);
+    expect(conv.json().message).toMatch(/\(TIPO_INATIVO\)/);
   });
 });
 

@@ -9,6 +9,7 @@ import { aprovacaoOperations, encerrarAprovacao, iniciarAprovacao, PreAgendaId }
 import { pesquisaNosCadastros } from './cadastros.ts';
 import { Custom, TipoAgendamentoRef } from './contract.ts';
 import { filtrarCustom, validarCustom } from './custom.ts';
+import { agenda as agendaEntity } from './entities.ts';
 import { E } from './errors.ts';
 import {
   exigirEstado,
@@ -26,8 +27,10 @@ import {
   representacao,
   SUJEITOS,
 } from './representacao.ts';
+import { verificarReserva } from './reserva.ts';
 import { preAgendaEditable, preAgendaReadOnly, StatusPreAgenda as StatusSchema } from './schemas.ts';
 import { compact } from './states.ts';
+import { agenda as agendaTable } from './tables/agendas.ts';
 import {
   historicoAprovacaoAgenda,
   historicoAprovacaoAgendaItem,
@@ -259,7 +262,8 @@ export const preAgendas = {
 
   converterPreAgenda: action({
     description:
-      'Turns an APROVADA pre-agenda into an agenda (criarAgendamento: next code, AGENDADO, history): ' +
+      'Turns an APROVADA pre-agenda into an agenda (criarAgendamento: next code, AGENDADO, history) on a ' +
+      "slot's place, checked as the agenda entity's booking without the lead time (422 unavailable, 409 full): " +
       'CONVERTIDA with codAgenda and agendaId. The plant may set the final expected date, the integration key, ' +
       'the group and agenda custom fields',
     input: Type.Object({
@@ -273,14 +277,27 @@ export const preAgendas = {
           "agenda custom fields, over the pre-agenda's (only its keys defined for agenda are carried)",
       }),
     }),
-    output: Type.Object({ preAgenda: PreAgenda, agenda: Type.Object({}, { additionalProperties: true }) }),
+    output: Type.Object({ preAgenda: PreAgenda, agenda: agendaEntity.schema }),
     handler: async (ctx, input) => {
       const atual = await preAgendaParaAlterar(ctx, input.preAgendaId);
       exigirEstado(atual, 'converterPreAgenda');
-      const { agenda } = await ctx.call<{ agenda: { id: string; codigo: number } }>(
+      const campos = await agendaDe(ctx, atual, input);
+      // A slot's place, like the carriers' booking (the lead time aside): partners who book only
+      // through pre-agendas never exceed the capacity either.
+      const fimPrevisto = await verificarReserva(ctx, {
+        tipoAgendamentoId: atual.tipoAgendamentoId,
+        plantaId: atual.plantaId,
+        dataEsperada: new Date(String(campos.dataEsperada)),
+        semAntecedencia: true,
+      });
+      const criada = await ctx.call<{ agenda: { id: string; codigo: number } }>(
         'yms/agenda/actions/criarAgendamento',
-        await agendaDe(ctx, atual, input),
+        campos,
       );
+      const [linha] = await ctx.store
+        .update(agendaTable, { fimPrevisto }, eq(agendaTable.id, criada.agenda.id))
+        .returning();
+      const agenda = compact(linha!) as { id: string; codigo: number };
       const row = await mudarEstadoPre(
         ctx,
         atual,

@@ -122,8 +122,8 @@ export async function exigirCliente(ctx: Ctx, clienteId: string): Promise<void> 
 }
 
 /**
- * A pre-agenda names its plant (yms/patio), its type (one of that plant's) and its customer (a
- * partner of the tenant). On an edit only what changed is checked: a pre-agenda saved before these
+ * A pre-agenda names its plant (yms/patio), its type (an active one of that plant's) and its
+ * customer (a partner of the tenant). On an edit only what changed is checked: a pre-agenda saved before these
  * checks can still be edited in its other fields.
  */
 export async function exigirReferenciasDaPreAgenda(
@@ -133,7 +133,9 @@ export async function exigirReferenciasDaPreAgenda(
 ): Promise<void> {
   const mudou = (f: string) => !previous || (next[f] ?? null) !== (previous[f] ?? null);
   if (mudou('plantaId')) await exigirPlanta(ctx, String(next.plantaId));
-  if (mudou('plantaId') || mudou('tipoAgendamentoId'))
-    await exigirTipoDaPlanta(ctx, String(next.tipoAgendamentoId), String(next.plantaId));
+  if (mudou('plantaId') || mudou('tipoAgendamentoId')) {
+    const tipo = await exigirTipoDaPlanta(ctx, String(next.tipoAgendamentoId), String(next.plantaId));
+    if (!tipo.ativo) throw E.tipoInativo({ codigo: tipo.codigo });
+  }
   if (next.clienteId && mudou('clienteId')) await exigirCliente(ctx, String(next.clienteId));
 }

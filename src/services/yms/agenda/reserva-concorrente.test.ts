@@ -110,6 +110,32 @@ describe(`the last place of a slot (${RODADAS} rounds × ${CONCORRENTES} at once
       expect(agendas).toHaveLength(metade + (i % 2));
     }
   });
+
+  it('conversions of pre-agendas race the bookings: one takes the place', async () => {
+    for (let r = 0; r < RODADAS; r++) {
+      const tp = await tipo();
+      const inicio = `${DIAS[r]}T10:00:00-03:00`;
+      const pre = await seedPreAgendas(
+        t,
+        'acme',
+        Array.from({ length: CONCORRENTES / 2 }, () =>
+          makePreAgenda({
+            status: 'APROVADA',
+            plantaId: SP,
+            tipoAgendamentoId: tp.id,
+            dataEsperada: new Date(inicio),
+          }),
+        ),
+      );
+      const converter = (id: string) => () => acme('actions/converterPreAgenda', { preAgendaId: id });
+      const pedidos = pre.flatMap((p) => [converter(p.id), reservar(tp.id, inicio)]);
+      const i = umVencedor(await aoMesmoTempo(pedidos), { status: 409, mensagem: LOTADO });
+      expect(await agendasDoTipo(tp.id)).toHaveLength(1);
+      // Even indexes are conversions: only the winner's pre-agenda is CONVERTIDA.
+      const estados = await Promise.all(pre.map(async (p) => (await preAgendaRow(t, 'acme', p.id))!.status));
+      expect(estados).toEqual(pre.map((_, k) => (i % 2 === 0 && k === i / 2 ? 'CONVERTIDA' : 'APROVADA')));
+    }
+  });
 });
 
 describe(`the next agenda code (${RODADAS} rounds × ${CONCORRENTES} at once)`, () => {

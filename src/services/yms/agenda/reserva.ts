@@ -25,6 +25,11 @@ export interface Reserva {
   associacaoAgendamento?: unknown;
   /** The agenda being moved: not counted. */
   agendaId?: string;
+  /**
+   * The plant's own booking (a pre-agenda's conversion): the lead time is the carriers' rule, and
+   * the request was made in time; everything else holds.
+   */
+  semAntecedencia?: boolean;
 }
 
 /**
@@ -62,7 +67,8 @@ export async function verificarReserva(ctx: Ctx, r: Reserva): Promise<Date> {
     );
   }
   const agora = ctx.now().getTime();
-  const antes = motivoDe(tipo, slots, i, k, agora, t.ativo);
+  const regras = r.semAntecedencia ? { ...tipo, antecedenciaMinutos: 0 } : tipo;
+  const antes = motivoDe(regras, slots, i, k, agora, t.ativo);
   if (antes && antes !== 'LOTADO') throw indisponivel(antes, DESCRICOES[antes](tipo, k));
   const ocupados = slots.slice(i, i + k);
   await advisoryLocks(
