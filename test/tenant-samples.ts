@@ -79,6 +79,10 @@ const PATIO = 'yms/patio/entities';
 const AGENDA = 'yms/agenda/entities';
 const planta = (f: Fixture, id = DEP.planta) =>
   f.post(`${PATIO}/planta`, { id, codigo: `DEP-${id.slice(-2)}`, nome: 'Planta de apoio' });
+/** One plant for each sample that names its own. */
+const plantas = async (f: Fixture) => {
+  for (const id of DEP.plantas) await planta(f, id);
+};
 const area = async (f: Fixture) => {
   await planta(f);
   await f.post(`${PATIO}/area`, {
@@ -326,9 +330,7 @@ export const SAMPLES: Record<string, Sample> = {
     }),
   },
   'yms/patio/endereco': {
-    deps: async (f) => {
-      for (const id of DEP.plantas) await planta(f, id);
-    },
+    deps: plantas,
     fields: (i) => ({ plantaId: DEP.plantas[i], uf: 'SP' }),
   },
   'yms/agenda/tipoAgendamento': {
@@ -337,7 +339,11 @@ export const SAMPLES: Record<string, Sample> = {
   },
   'yms/agenda/agenda': { deps: agendamento, fields: () => booking },
   'yms/agenda/preAgenda': { deps: agendamento, fields: () => booking },
-  'yms/agenda/configuracaoAprovacaoAgenda': { fields: (i) => ({ plantaId: DEP.plantas[i] }) },
+  'yms/agenda/configuracaoAprovacaoAgenda': {
+    // One scope per sample: the plants are the tenant's own (a reference across services).
+    deps: plantas,
+    fields: (i) => ({ plantaId: DEP.plantas[i] }),
+  },
   'yms/agenda/customTable': { fields: (i) => ({ chave: `campo${i}` }) },
   'yms/agenda/externalTenant': { fields: (i) => ({ codigo: cpf(i) }) },
   'yms/agenda/externalUser': {

@@ -127,6 +127,10 @@ export interface Registry {
   /** `domain/service/kind/operation` → the operation, or undefined. */
   resolve(address: string): ResolvedOperation | undefined;
   job(kind: string): { service: ServiceDeclaration; job: JobDeclaration } | undefined;
+  /** The entity `domain/service/name`, or undefined. */
+  entity(address: string): EntityDeclaration | undefined;
+  /** Every column of any service's entities that names records of `entity` (EntityOptions.references). */
+  referencesTo(entity: EntityDeclaration): readonly EntityReference[];
   /** The service told when the blob `key` is uploaded, by the longest matching prefix. */
   blobUpload(
     key: string,
@@ -171,6 +175,20 @@ export interface EntityOptions {
    * leave them out.
    */
   refuses?: { writes?: string; creates?: string };
+  /**
+   * Columns that name a record of another service's entity (`domain/service/entity`), where no
+   * foreign key can: the engine checks a value it writes names a record of the tenant, and refuses
+   * to delete a record still named (core/references.ts).
+   */
+  references?: Record<string, string>;
+}
+
+/** A column of an entity that names records of another entity (EntityOptions.references). */
+export interface EntityReference {
+  /** `domain/service` of the entity that names. */
+  service: string;
+  entity: EntityDeclaration;
+  column: string;
 }
 
 export interface EntityDeclaration

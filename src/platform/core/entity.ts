@@ -62,6 +62,10 @@ export function defineEntity(options: EntityOptions): EntityDeclaration {
   const optional = Object.fromEntries(
     Object.entries(props).map(([k, v]) => [k, Type.Optional(withoutDefault(v as Record<string, unknown>))]),
   );
+  for (const column of Object.keys(options.references ?? {})) {
+    if (!columns[column])
+      throw new Error(`Entity ${options.name}: reference ${column} has no column in its table`);
+  }
   const filterFields: FilterFields = {};
   for (const [key, column] of Object.entries(columns)) {
     if (key !== 'tenant') filterFields[key] = filterFieldOf(column);
@@ -78,6 +82,7 @@ export function defineEntity(options: EntityOptions): EntityDeclaration {
     children: options.children ?? {},
     hooks: options.hooks ?? {},
     refuses: options.refuses ?? {},
+    references: options.references ?? {},
     schema: Type.Object({ id: Id, ...props, ...AuditSchema }, { title: options.name }),
     // Named apart from the record (one name per shape in the documents: http/records.ts).
     input: Type.Object({ ...props, id: Type.Optional(Id) }, { title: `${options.name}Input` }),

@@ -1,6 +1,8 @@
 import type { Static, TSchema } from 'typebox';
 import type {
   Ctx,
+  EntityDeclaration,
+  EntityReference,
   JobDeclaration,
   Kind,
   Operation,
@@ -106,6 +108,8 @@ export function defineService<Ops extends Record<string, Operation>>(
 export class ServiceRegistry implements Registry {
   private readonly services = new Map<string, ServiceDeclaration>();
   private readonly jobs = new Map<string, { service: ServiceDeclaration; job: JobDeclaration }>();
+  private readonly entities = new Map<string, EntityDeclaration>();
+  private readonly references = new Map<EntityDeclaration, EntityReference[]>();
 
   constructor(services: ServiceDeclaration[]) {
     for (const service of services) {
@@ -119,7 +123,35 @@ export class ServiceRegistry implements Registry {
         if (!this.services.has(dep))
           throw new Error(`Service ${service.id} depends on ${dep}, which is not served`);
       }
+      // Child collections by their own name too: what names one names its record.
+      for (const entity of service.entities) {
+        this.entities.set(`${service.id}/${entity.name}`, entity);
+        for (const child of Object.values(entity.children))
+          this.entities.set(`${service.id}/${child.entity.name}`, child.entity);
+      }
     }
+    for (const service of services) {
+      for (const entity of service.entities) {
+        for (const [column, address] of Object.entries(entity.references)) {
+          const target = this.entities.get(address);
+          if (!target)
+            throw new Error(
+              `Entity ${service.id}/${entity.name}: ${column} names ${address}, which is not served`,
+            );
+          const list = this.references.get(target) ?? [];
+          list.push({ service: service.id, entity, column });
+          this.references.set(target, list);
+        }
+      }
+    }
+  }
+
+  entity(address: string): EntityDeclaration | undefined {
+    return this.entities.get(address);
+  }
+
+  referencesTo(entity: EntityDeclaration): readonly EntityReference[] {
+    return this.references.get(entity) ?? [];
   }
 
   all(): ServiceDeclaration[] {

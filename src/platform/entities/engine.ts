@@ -6,6 +6,7 @@ import type { TenantTable } from '../core/db/types.ts';
 import type { Ctx, EntityDeclaration, EntityRow } from '../core/declarations.ts';
 import { DEFAULT_PAGE_SIZE, type EntityOperations, type ListQuery, refusal } from '../core/entity.ts';
 import { errors } from '../core/errors.ts';
+import { requireReferenced, requireUnreferenced } from '../core/references.ts';
 import { compactRow } from '../core/rows.ts';
 
 // The one engine behind every entity's routes (spec 000 §2.3): create, read, replace, patch,
@@ -188,6 +189,7 @@ export class EntityEngine implements EntityOperations {
     this.refuse('create');
     const next = { ...this.values(body, 'given'), ...links };
     await this.decl.hooks.beforeSave?.(ctx, next, undefined);
+    await requireReferenced(ctx, this.decl, next);
     const now = ctx.now();
     const who = this.who(ctx);
     const row = {
@@ -224,6 +226,7 @@ export class EntityEngine implements EntityOperations {
     const changes = this.values(body, mode === 'put' ? 'all' : 'given');
     const next = { ...previous, ...changes, ...links };
     await this.decl.hooks.beforeSave?.(ctx, next, previous);
+    await requireReferenced(ctx, this.decl, next, previous);
     const set = { ...this.values(next, 'given'), lastModifiedBy: this.who(ctx), lastModifiedDate: ctx.now() };
     const where = this.byId(id, await this.scoped(ctx, extra));
     const [updated] = await this.guard(
@@ -240,6 +243,7 @@ export class EntityEngine implements EntityOperations {
     // Locked: beforeDelete decides on the row as it is, not as a concurrent edit is making it.
     const row = await this.get(ctx, id, extra, { forUpdate: true });
     await this.decl.hooks.beforeDelete?.(ctx, row);
+    await requireUnreferenced(ctx, this.decl, row);
     const where = this.byId(id, await this.scoped(ctx, extra));
     await this.guard(() => ctx.store.delete(this.decl.table, where), true);
   }

@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, tableCounts, testApp } from '../../../../test/harness.ts';
+import { makeVeiculo, seed } from '../patio/fixtures.ts';
+import { veiculo } from '../patio/tables/veiculos.ts';
 import {
   agendaCall,
   agendaRow,
@@ -27,6 +29,9 @@ beforeAll(async () => {
   globex = agendaCall(t, 'globex', await t.tenant('globex'));
   await seedPlanta(t, 'acme', { turnos: [['2026-03-10', '06:00', '18:00']] });
   await seedTipos(t, 'acme', [makeTipo({ id: TIPO, capacidadePorSlot: 100 })]);
+  // globex books on a plant and type of its own with the same ids: nothing of acme's is named.
+  await seedPlanta(t, 'globex');
+  await seedTipos(t, 'globex', [makeTipo({ id: TIPO })]);
 });
 
 const novo = (o: Record<string, unknown> = {}) => ({
@@ -55,6 +60,30 @@ describe('criarAgendamento', () => {
     expect(await historico(t, 'acme', a.id)).toEqual([
       expect.objectContaining({ de: null, para: 'AGENDADO', motivo: 'teste' }),
     ]);
+  });
+
+  it("refuses an unknown or another tenant's type, plant, vehicle or driver (422), changing nothing", async () => {
+    const [deles] = await seed(t, 'globex', veiculo, [makeVeiculo()]);
+    const nenhum = '00000000-0000-4000-8000-00000000dead';
+    const before = await tableCounts(t.db);
+    const casos: Array<[Record<string, unknown>, string]> = [
+      [{ tipoAgendamentoId: nenhum }, `tipoAgendamentoId ${nenhum}: tipo de agendamento não existe`],
+      [{ plantaId: nenhum }, `é da planta ${PLANTA}, não da planta ${nenhum}`],
+      [{ veiculoId: deles!.id }, `veiculoId ${deles!.id}: veiculo does not exist (yms/patio)`],
+      [{ motoristaId: nenhum }, `motoristaId ${nenhum}: motorista does not exist (yms/patio)`],
+    ];
+    for (const [campos, message] of casos) {
+      const res = await acme('actions/criarAgendamento', novo(campos));
+      expect(res.statusCode, res.body).toBe(422);
+      expect(res.json().message).toContain(message);
+    }
+    // The internal edit too.
+    const a = (await acme('actions/criarAgendamento', novo())).json().agenda;
+    const mid = await tableCounts(t.db);
+    const edit = await acme('actions/atualizarAgendamento', { agenda: { id: a.id, motoristaId: nenhum } });
+    expect(edit.statusCode).toBe(422);
+    expect(await tableCounts(t.db)).toEqual(mid);
+    expect(mid.agenda).toBe(before.agenda! + 1);
   });
 
   it('requires the plant and the type (400 naming the field), changing nothing', async () => {

@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import { requireReferenced } from '../../../platform/core/references.ts';
 import { action, query } from '../../../platform/core/registry.ts';
 import { DateOnly, Enum, Int64, Type } from '../../../platform/core/schema.ts';
 import { condicoes, type Filtros, leitura, MAX_PAGE_SIZE, pagina } from './busca.ts';
@@ -7,6 +8,7 @@ import { validarCustom } from './custom.ts';
 import { agenda as agendaEntity } from './entities.ts';
 import { E } from './errors.ts';
 import { exigirLivresNaEdicao } from './ocupacao.ts';
+import { exigirTipoDaPlanta } from './referencias.ts';
 import {
   type AgendaRow,
   agendaParaAlterar,
@@ -66,6 +68,9 @@ export const agendas = {
     output: Type.Object({ agenda: Agenda }),
     handler: async (ctx, input) => {
       await validarCustom(ctx, 'agenda', input.custom ?? {});
+      // What it names: a type of that plant, and the yard's records of the tenant (core/references.ts).
+      await exigirTipoDaPlanta(ctx, input.tipoAgendamentoId, input.plantaId);
+      await requireReferenced(ctx, agendaEntity, input);
       const now = ctx.now();
       const who = quem(ctx);
       const codigo = await proximoCodigo(ctx);
@@ -109,6 +114,13 @@ export const agendas = {
       if (input.agenda.custom !== undefined)
         await validarCustom(ctx, 'agenda', input.agenda.custom, atual.custom);
       const changes = valores(input.agenda);
+      if (changes.tipoAgendamentoId || changes.plantaId)
+        await exigirTipoDaPlanta(
+          ctx,
+          changes.tipoAgendamentoId ?? atual.tipoAgendamentoId,
+          changes.plantaId ?? atual.plantaId,
+        );
+      await requireReferenced(ctx, agendaEntity, { ...atual, ...changes }, atual);
       await exigirLivresNaEdicao(ctx, atual, changes);
       const [row] = await guardarChave(input.agenda.chaveIntegracao, () =>
         ctx.store

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, tableCounts, testApp } from '../../../../test/harness.ts';
-import { agendaCall, PLANTA } from './fixtures.ts';
+import { agendaCall, PLANTA, seedPlanta } from './fixtures.ts';
 import { preAgendaRow, seedCadastros } from './preagenda-fixtures.ts';
 
 // The approval of pre-agendas: ConfiguracaoAprovacaoAgenda (scope, levels, approvers, the most
@@ -29,6 +29,7 @@ beforeAll(async () => {
     ...Object.fromEntries(plantas.map((p) => [tipoDe(p), p])),
     [TIPO_2]: PLANTA_3,
   });
+  await seedPlanta(t, 'acme', { id: PLANTA_2 });
 });
 
 const criar = async (o: Record<string, unknown> = {}) => {
@@ -47,6 +48,11 @@ const historicoDe = async (id: string) =>
 
 describe('configuracaoAprovacaoAgenda', () => {
   it('creates with defaults, refuses an approver above the levels (422) and a second one of the same scope (409)', async () => {
+    const nenhuma = await acme(config, { plantaId: '00000000-0000-4000-8000-00000000dead' });
+    expect(nenhuma.statusCode).toBe(422);
+    expect(nenhuma.json().message).toBe(
+      'plantaId 00000000-0000-4000-8000-00000000dead: planta does not exist (yms/patio)',
+    );
     const res = await acme(config, { plantaId: PLANTA_2 });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({
@@ -74,7 +80,10 @@ describe('configuracaoAprovacaoAgenda', () => {
     expect(niveis.statusCode).toBe(400);
     expect(niveis.json().message).toMatch(/field 'niveis' must be <= 10/);
     expect(await tableCounts(t.db)).toEqual(before);
-    // Another tenant may have its own for the same scope, and does not see this one.
+    // Another tenant names no plant of acme's; with a plant of that id of its own, it has its own
+    // configuration for the same scope, and does not see this one.
+    expect((await globex(config, { plantaId: PLANTA_2 })).statusCode).toBe(422);
+    await seedPlanta(t, 'globex', { id: PLANTA_2 });
     expect((await globex(config, { plantaId: PLANTA_2 })).statusCode).toBe(200);
     expect((await globex(`${config}/${res.json().id}`, undefined, { method: 'GET' })).statusCode).toBe(404);
   });

@@ -3,6 +3,7 @@ import type { Ctx } from '../../../platform/core/declarations.ts';
 import { defineEntity } from '../../../platform/core/entity.ts';
 import { action, query } from '../../../platform/core/registry.ts';
 import { DateTime, Int64, Type } from '../../../platform/core/schema.ts';
+import { DO_PATIO } from './contract.ts';
 import { E } from './errors.ts';
 import {
   exigirEstado,
@@ -42,6 +43,7 @@ export const configuracaoAprovacaoAgendaEntity = defineEntity({
     'an empty plant or type applies to all, the most specific configuration wins',
   table: configuracaoAprovacaoAgenda,
   naturalKey: ['plantaId', 'tipoAgendamentoId'],
+  references: { plantaId: DO_PATIO.plantaId },
   fields: Type.Object({
     plantaId: Type.Optional(Type.String({ format: 'uuid', description: 'the plant; empty: every plant' })),
     tipoAgendamentoId: Type.Optional(

@@ -148,3 +148,15 @@ export const Agenda = Type.Object({ ...AgendaCampos.properties, ...AuditSchema }
  * columns documented in docs/agenda.md "The record" (contract.test.ts checks the names).
  */
 export const TABELAS_AGENDA = { agenda: 'agenda', tipoAgendamento: 'agenda_tipo_agendamento' } as const;
+
+/**
+ * The yard's records (yms/patio) an agenda or a pre-agenda names, with no foreign key across the
+ * services: the platform checks each one written exists in the tenant, and refuses to delete one
+ * still named (EntityOptions.references; docs/agenda.md "References").
+ */
+export const DO_PATIO = {
+  plantaId: 'yms/patio/planta',
+  veiculoId: 'yms/patio/veiculo',
+  composicaoVeiculoId: 'yms/patio/composicaoVeiculo',
+  motoristaId: 'yms/patio/motorista',
+} as const;

@@ -184,6 +184,8 @@ describe('checking an agenda against the definitions', () => {
 
   it('a tenant without definitions keeps a free-form custom object', async () => {
     const livre = agendaCall(t, 'initech', await t.tenant('initech'));
+    await seedPlanta(t, 'initech');
+    await seedTipos(t, 'initech', [makeTipo({ id: TIPO })]);
     const res = await livre('actions/criarAgendamento', agenda({ qualquer: { coisa: [1] } }));
     expect(res.statusCode, res.body).toBe(200);
   });

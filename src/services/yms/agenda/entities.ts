@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { defineEntity } from '../../../platform/core/entity.ts';
 import { anexoEntity } from './anexos.ts';
-import { AgendaCampos } from './contract.ts';
+import { AgendaCampos, DO_PATIO } from './contract.ts';
 import { validarCustom } from './custom.ts';
 import { E } from './errors.ts';
 import { exigirLivresNaEdicao } from './ocupacao.ts';
@@ -45,6 +45,12 @@ export const agenda = defineEntity({
   // A key acting for a partner's user books, reads and edits only its partners' agendas.
   subjects: SUJEITOS,
   children: { anexos: { entity: anexoEntity, parentField: 'agendaId' } },
+  references: {
+    ...DO_PATIO,
+    circuitoId: 'yms/patio/circuito',
+    sequenciaInicialId: 'yms/patio/sequenciaCircuito',
+    vagaInicialId: 'yms/patio/vaga',
+  },
   fields: AgendaCampos,
   hooks: {
     rowScope: (ctx) => escopoParceiro(ctx, agendaTable.parceiroId),

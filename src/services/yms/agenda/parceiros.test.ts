@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, tableCounts, testApp } from '../../../../test/harness.ts';
+import { makeMotorista, seed } from '../patio/fixtures.ts';
+import { motorista as motoristaTable } from '../patio/tables/veiculos.ts';
 import { agendaCall, makeTipo, PLANTA, seedPlanta, seedTipos, TIPO } from './fixtures.ts';
 
 // External partners and users, keys acting for a partner's user, plate links, the carrier's view of
@@ -380,15 +382,20 @@ describe("a carrier's agendas", () => {
     const grouped = await call('entities/agenda', agendaBody({ codigoAgrupador: 'G1' }));
     expect(grouped.statusCode).toBe(422);
     expect(grouped.json().message).toMatch(/não permite criar agendamentos agrupados/);
-    const motorista = '00000000-0000-4000-8000-00000000c001';
+    const [motorista, outro] = [
+      '00000000-0000-4000-8000-00000000c001',
+      '00000000-0000-4000-8000-00000000c002',
+    ];
+    await seed(t, 'acme', motoristaTable, [makeMotorista({ id: motorista }), makeMotorista({ id: outro })]);
     const booked = await call('entities/agenda', agendaBody({ motoristaId: motorista }));
     expect(booked.statusCode, booked.body).toBe(200);
     const change = await call(
       `entities/agenda/${booked.json().id}`,
-      { motoristaId: '00000000-0000-4000-8000-00000000c002' },
+      { motoristaId: outro },
       { method: 'PATCH' },
     );
     expect(change.statusCode).toBe(422);
+    expect(change.json().message).not.toMatch(/does not exist/);
     expect(
       (await call(`entities/agenda/${booked.json().id}`, { descricao: 'ok' }, { method: 'PATCH' }))
         .statusCode,

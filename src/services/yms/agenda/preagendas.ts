@@ -7,7 +7,7 @@ import { action } from '../../../platform/core/registry.ts';
 import { DateTime, Enum, Int64, Type } from '../../../platform/core/schema.ts';
 import { aprovacaoOperations, encerrarAprovacao, iniciarAprovacao, PreAgendaId } from './aprovacao.ts';
 import { pesquisaNosCadastros } from './cadastros.ts';
-import { Custom, TipoAgendamentoRef } from './contract.ts';
+import { Custom, DO_PATIO, TipoAgendamentoRef } from './contract.ts';
 import { filtrarCustom, validarCustom } from './custom.ts';
 import { agenda as agendaEntity } from './entities.ts';
 import { E } from './errors.ts';
@@ -56,6 +56,7 @@ export const preAgendaEntity = defineEntity({
     'Requests for an appointment, approved by the plant before they become agendas; the state changes only ' +
     'through the state actions',
   table: preAgendaTable,
+  references: DO_PATIO,
   // A key acting for a partner's user asks for, reads, edits and deletes only its partners' pre-agendas.
   subjects: SUJEITOS,
   fields: Type.Object({

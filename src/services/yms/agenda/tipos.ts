@@ -4,6 +4,7 @@ import type { Ctx } from '../../../platform/core/declarations.ts';
 import { defineEntity } from '../../../platform/core/entity.ts';
 import { action, query } from '../../../platform/core/registry.ts';
 import { Double, Enum, Int64, type Static, type TSchema, Type } from '../../../platform/core/schema.ts';
+import { DO_PATIO } from './contract.ts';
 import { E } from './errors.ts';
 import { exigirPlantaECircuito } from './referencias.ts';
 import { compact, quem, type StatusAgendamento } from './states.ts';
@@ -37,6 +38,7 @@ export const tipoAgendamento = defineEntity({
     'activated, deactivated, blocked and unblocked only through their actions',
   table: tipoTable,
   naturalKey: ['codigo'],
+  references: { plantaId: DO_PATIO.plantaId, circuitoId: 'yms/patio/circuito' },
   fields: Type.Object({
     codigo: Type.String({ minLength: 1, maxLength: 50, description: 'unique in the tenant' }),
     descricao: Type.String({ minLength: 1, maxLength: 255 }),

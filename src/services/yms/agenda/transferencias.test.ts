@@ -320,10 +320,10 @@ describe('import of CustomTable', () => {
 
 describe('exports', () => {
   it('exports the configuration by code, leaving out a configuration whose plant no longer exists', async () => {
-    const orfa = await api.acme!('entities/configuracaoAprovacaoAgenda', {
-      plantaId: '00000000-0000-4000-8000-00000000dead',
-    });
-    expect(orfa.statusCode, orfa.body).toBe(200);
+    // Saved before plants named by configurations were kept from deletion (the entity refuses it now).
+    const [orfa] = await seed(t, 'acme', configuracaoAprovacaoAgenda, [
+      { plantaId: '00000000-0000-4000-8000-00000000dead' },
+    ]);
     const out = await exportar('acme', 'ConfiguracaoAprovacaoAgenda', { formato: 'JSONL' });
     const lines = jsonl(out.text);
     expect(out.status.rows).toBe(4);
@@ -365,7 +365,7 @@ describe('exports', () => {
     });
     expect(ana.text).toBe('plantaCodigo\nP1\n');
     await t.db.tenant('acme', (tx) =>
-      tx.delete(configuracaoAprovacaoAgenda).where(eq(configuracaoAprovacaoAgenda.id, orfa.json().id)),
+      tx.delete(configuracaoAprovacaoAgenda).where(eq(configuracaoAprovacaoAgenda.id, orfa!.id)),
     );
   });
 

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, tableCounts, testApp } from '../../../../test/harness.ts';
-import { agendaRow, historico, makeAgenda, seedAgendas } from '../agenda/fixtures.ts';
+import { agendaRow, historico, makeAgenda, makeTipo, seedAgendas, seedTipos } from '../agenda/fixtures.ts';
 import { makePlanta, makeVeiculo, patioCall, seed } from './fixtures.ts';
 import { planta } from './tables/plantas.ts';
 import { composicaoVeiculo, motorista, veiculo } from './tables/veiculos.ts';
@@ -45,6 +45,9 @@ beforeAll(async () => {
   ids.maria = maria!.id;
   const [gp] = await seed(t, 'globex', planta, [makePlanta()]);
   ids.globexPlanta = gp!.id;
+  // The appointment type the bookings name: one of the plant's, in each tenant.
+  await seedTipos(t, 'acme', [makeTipo({ id: TIPO, plantaId: sp!.id })]);
+  await seedTipos(t, 'globex', [makeTipo({ id: TIPO, plantaId: gp!.id })]);
 });
 
 describe('cadastrarAgendamentoSimplificado', () => {

@@ -72,6 +72,14 @@ async function registrarPatio() {
   const estacionamento = await area('EST', 'ESTACIONAMENTO');
   const doca = await area('DOCA', 'DOCA');
   const saida = await area('SAIDA', 'SAIDA');
+  const tipo = await api('yms/agenda/entities/tipoAgendamento', {
+    codigo: 'DESC',
+    descricao: 'Descarga',
+    operacao: 'DESCARGA',
+    plantaId: planta.id,
+    duracaoSlotMinutos: 30,
+    capacidadePorSlot: 10,
+  });
   for (const numero of [1, 2]) await entity('vaga', { areaId: estacionamento.id, rua: 1, numero });
   // The plant's own routines, made of built-in parts.
   await entity('rotina', {
@@ -118,6 +126,7 @@ async function registrarPatio() {
     estacionamento,
     doca,
     saida,
+    tipo,
     circuito,
     seqs: seqs as unknown as Json[],
   };
@@ -130,7 +139,7 @@ async function agendarEIntegrar(placa: string, documento: string, bloqueio?: str
   if (bloqueio) await api(`${P}/actions/bloquearVeiculo`, { veiculoId: veiculo.id, motivo: bloqueio });
   const composicao = await entity('composicaoVeiculo', { cavaloId: veiculo.id });
   const { agenda } = await api(`${P}/actions/cadastrarAgendamentoSimplificado`, {
-    tipoAgendamentoId: '00000000-0000-4000-8000-00000000d35c',
+    tipoAgendamentoId: y.tipo.id,
     plantaId: y.planta.id,
     motoristaId: motorista.id,
     composicaoVeiculoId: composicao.id,
