@@ -122,7 +122,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     compile(schema as never, httpPart === 'querystring' ? 'query' : 'body'),
   );
 
-  installInputParsing(app);
+  installInputParsing(app, config.bodyTimeoutMs);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

@@ -16,6 +16,8 @@ export interface Config {
   /** Tenant whose full keys may manage licenses (managementpanel.updateLicense). */
   operatorTenant: string;
   bodyLimit: number;
+  /** How long a request's body may send no byte before it is refused with 408 (`BODY_TIMEOUT_MS`). */
+  bodyTimeoutMs: number;
   /** How long a verified credential or tenant record is trusted from memory. */
   credentialCacheTtlMs: number;
   accessTokenTtlSeconds: number;
@@ -170,6 +172,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     adminToken: overrides.adminToken ?? resolveAdminToken(dataDir, env.ADMIN_TOKEN),
     operatorTenant: env.OPERATOR_TENANT ?? 'demo',
     bodyLimit: int(env.BODY_LIMIT, 1024 * 1024, 'BODY_LIMIT'),
+    bodyTimeoutMs: Math.max(1, int(env.BODY_TIMEOUT_MS, 30_000, 'BODY_TIMEOUT_MS')),
     credentialCacheTtlMs: int(env.CREDENTIAL_CACHE_TTL_MS, 30_000, 'CREDENTIAL_CACHE_TTL_MS'),
     accessTokenTtlSeconds: int(env.ACCESS_TOKEN_TTL_SECONDS, 3600, 'ACCESS_TOKEN_TTL_SECONDS'),
     refreshTokenTtlSeconds: int(env.REFRESH_TOKEN_TTL_SECONDS, 30 * 86400, 'REFRESH_TOKEN_TTL_SECONDS'),

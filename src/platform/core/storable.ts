@@ -66,6 +66,12 @@ export function textProblem(text: string): string | undefined {
   return undefined;
 }
 
+/**
+ * How deep a value may nest: far beyond any record of the spec (custom fields, event payloads), and
+ * far below what a recursive walk of it (here, ajv, jsonb) can take before the stack runs out.
+ */
+export const MAX_JSON_DEPTH = 64;
+
 export interface InputProblem {
   /** The path to the value, as JSON Pointer segments (unescaped). */
   path: string[];
@@ -76,7 +82,8 @@ export interface InputProblem {
  * Every string of `value`, field names included, that the database cannot store: walked whatever
  * the schema declares, because undeclared fields are kept (event payloads are stored whole). With
  * `numbers`, also every number that is not finite: ajv's coercion of a query string turns "1e400"
- * into Infinity after its own finiteness check, and Infinity then skips every bound.
+ * into Infinity after its own finiteness check, and Infinity then skips every bound. A value nested
+ * deeper than MAX_JSON_DEPTH is one problem, and is not walked further.
  */
 export function unstorable(
   value: unknown,
@@ -85,8 +92,12 @@ export function unstorable(
   const limit = options.limit ?? 10;
   const out: InputProblem[] = [];
   const path: string[] = [];
-  const walk = (node: unknown): void => {
+  const walk = (node: unknown, depth: number): void => {
     if (out.length >= limit) return;
+    if (depth > MAX_JSON_DEPTH) {
+      out.push({ path: [...path], rule: `must not nest deeper than ${MAX_JSON_DEPTH} levels` });
+      return;
+    }
     if (typeof node === 'string') {
       const what = textProblem(node);
       if (what) out.push({ path: [...path], rule: `must not contain ${what}` });
@@ -96,7 +107,7 @@ export function unstorable(
     } else if (Array.isArray(node)) {
       for (let i = 0; i < node.length; i++) {
         path.push(String(i));
-        walk(node[i]);
+        walk(node[i], depth + 1);
         path.pop();
       }
     } else if (node !== null && typeof node === 'object') {
@@ -104,11 +115,11 @@ export function unstorable(
         const what = textProblem(key);
         if (what) out.push({ path: [...path], rule: `must not have a field name containing ${what}` });
         path.push(key);
-        walk(item);
+        walk(item, depth + 1);
         path.pop();
       }
     }
   };
-  walk(value);
+  walk(value, 0);
   return out;
 }

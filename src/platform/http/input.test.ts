@@ -101,6 +101,23 @@ describe('the body', () => {
     expectError(await post(gzipSync(gzipSync('{}')), { 'content-encoding': 'gzip, gzip' }), /Unsupported/);
   });
 
+  it('is refused when it nests deeper than 64 levels, anywhere, declared or not', async () => {
+    const nested = (levels: number, open: string, close: string) =>
+      `{"texto":"a","x":${open.repeat(levels)}1${close.repeat(levels)}}`;
+    // The body is level 0, "x" level 1: a value at level 64 still fits, one at 65 does not.
+    expect((await post(nested(63, '[', ']'))).statusCode).toBe(200);
+    for (const levels of [64, 8_000, 100_000]) {
+      expectError(
+        await post(nested(levels, '[', ']')),
+        /field 'x(\[0\]){64}' must not nest deeper than 64 levels/,
+      );
+      expectError(
+        await post(nested(levels, '{"a":', '}')),
+        /field 'x(\.a){64}' must not nest deeper than 64 levels/,
+      );
+    }
+  });
+
   it('counts BODY_LIMIT on the bytes it decompresses to', async () => {
     // 1 MiB (the default limit) of spaces and more inflates from about 2 KB.
     const bomb = gzipSync(`{"texto":"a"${' '.repeat(2 * 1024 * 1024)}}`);
@@ -200,5 +217,78 @@ describe('what Node’s HTTP parser refuses', () => {
       expect(Object.keys(JSON.parse(res.body)).sort()).toEqual(['message', 'reason']);
       expect(JSON.parse(res.body).reason).toBe('BAD_REQUEST');
     }
+  });
+});
+
+describe('a body that stops arriving', () => {
+  let slow: TestApp;
+  let port: number;
+  beforeAll(async () => {
+    slow = await testApp({ services: [probe], config: { bodyTimeoutMs: 300 } });
+    await slow.app.listen({ port: 0, host: '127.0.0.1' });
+    port = (slow.app.server.address() as AddressInfo).port;
+  });
+
+  /** Sends the head and `sent` of the body, keeps the connection open, and reads what comes back. */
+  const stalled = (sent: string, length: number, auth: string) =>
+    new Promise<{ data: string; closed: boolean; ms: number }>((resolve) => {
+      const started = Date.now();
+      const socket = connect(port, '127.0.0.1');
+      let data = '';
+      const done = (closed: boolean) => resolve({ data, closed, ms: Date.now() - started });
+      const giveUp = setTimeout(() => {
+        socket.destroy();
+        done(false);
+      }, 5_000);
+      socket.on('data', (chunk) => {
+        data += chunk.toString('utf8');
+      });
+      socket.on('close', () => {
+        clearTimeout(giveUp);
+        done(true);
+      });
+      socket.write(
+        `POST ${URL} HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth}\r\nContent-Type: application/json\r\n` +
+          `Content-Length: ${length}\r\n\r\n${sent}`,
+      );
+    });
+
+  it('is refused with 408 and the error body once no byte came for BODY_TIMEOUT_MS, and the connection closes', async () => {
+    const auth = await slow.tenant('acme');
+    const res = await stalled('{', 100, auth);
+    expect(res.closed).toBe(true);
+    expect(res.data).toMatch(/^HTTP\/1.1 408 /);
+    expect(res.data).toMatch(/connection: close/i);
+    const body = JSON.parse(res.data.split('\r\n\r\n')[1]!);
+    expect(body).toEqual({
+      reason: 'REQUEST_TIMEOUT',
+      message: 'The request body was not received in time (no byte for 300 ms)',
+    });
+    expect(res.ms).toBeLessThan(4_000);
+    // A body that keeps coming, slower than the whole timeout, is read.
+    const steady = await new Promise<number>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1');
+      let data = '';
+      socket.on('data', (c) => {
+        data += c.toString('utf8');
+        if (data.includes('\r\n\r\n') && data.endsWith('}')) {
+          socket.destroy();
+          resolve(Number(data.split(' ')[1]));
+        }
+      });
+      socket.on('error', reject);
+      const body = '{"texto":"devagar"}';
+      socket.write(
+        `POST ${URL} HTTP/1.1\r\nHost: x\r\nAuthorization: ${auth}\r\nContent-Type: application/json\r\n` +
+          `Content-Length: ${body.length}\r\n\r\n`,
+      );
+      let i = 0;
+      const tick = setInterval(() => {
+        socket.write(body.slice(i, i + 4));
+        i += 4;
+        if (i >= body.length) clearInterval(tick);
+      }, 150);
+    });
+    expect(steady).toBe(200);
   });
 });

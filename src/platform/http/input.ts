@@ -1,7 +1,7 @@
 import { PassThrough, type Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { errors } from '../core/errors.ts';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, errors } from '../core/errors.ts';
 import { textProblem } from '../core/storable.ts';
 
 // How a request's body and query string become the input that validation sees (docs/platform.md
@@ -60,6 +60,35 @@ function decompressed(payload: Readable, coding: Coding): Readable {
   return out;
 }
 
+/** Whether the request announces a body (Fastify reads one only then). */
+const announcesBody = (request: FastifyRequest) =>
+  request.headers['transfer-encoding'] !== undefined ||
+  (request.headers['content-length'] !== undefined && request.headers['content-length'] !== '0');
+
+/**
+ * The body as it arrives, refused with 408 when no byte of it comes for `idleMs`: a client that
+ * announces a body and stops sending it holds its connection that long, not forever. The answer
+ * closes the connection (what is left of the body will not be read). An upload that keeps sending,
+ * however large and slow, is never cut.
+ */
+function watched(payload: Readable, reply: FastifyReply, idleMs: number): Readable {
+  const out = new PassThrough() as PassThrough & { receivedEncodedLength?: number };
+  const expire = () => {
+    payload.unpipe(out);
+    reply.header('connection', 'close');
+    out.destroy(
+      new ApiError('REQUEST_TIMEOUT', `The request body was not received in time (no byte for ${idleMs} ms)`),
+    );
+  };
+  const timer = setTimeout(expire, idleMs);
+  payload.on('data', () => timer.refresh());
+  payload.on('error', (err) => out.destroy(err));
+  out.on('close', () => clearTimeout(timer));
+  payload.on('end', () => clearTimeout(timer));
+  payload.pipe(out);
+  return out;
+}
+
 /**
  * The field of the query string, if any, that is not valid percent-encoded UTF-8 or holds text the
  * database cannot store. Fastify's parser keeps an undecodable value as its raw text (`%zz`, an
@@ -84,13 +113,14 @@ function queryProblem(url: string): string | undefined {
   return undefined;
 }
 
-export function installInputParsing(app: FastifyInstance): void {
+export function installInputParsing(app: FastifyInstance, bodyTimeoutMs: number): void {
   // JSON only (no text/plain or form parser), and an empty JSON body is an empty object.
   const json = app.getDefaultJsonParser('error', 'error');
   app.removeAllContentTypeParsers();
-  app.addHook('preParsing', async (request, _reply, payload) => {
+  app.addHook('preParsing', async (request, reply, payload) => {
     const coding = codingOf(request);
-    return coding ? decompressed(payload, coding) : payload;
+    const body = announcesBody(request) ? watched(payload, reply, bodyTimeoutMs) : payload;
+    return coding ? decompressed(body, coding) : body;
   });
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     let text: string;
