@@ -216,8 +216,16 @@ describeOnServer('a cluster of three nodes behind a load balancer', () => {
     const veiculo = await entity('veiculo', { placa: 'CLU1A23', tipoVeiculo: 'CAVALO_MECANICO' });
     const motorista = await entity('motorista', { documento: '52998224725', nome: 'Motorista' });
     const composicao = await entity('composicaoVeiculo', { cavaloId: veiculo.id });
+    const tipo = await api('yms/agenda/entities/tipoAgendamento', {
+      codigo: 'DESC',
+      descricao: 'Descarga',
+      operacao: 'DESCARGA',
+      plantaId: planta.id,
+      duracaoSlotMinutos: 30,
+      capacidadePorSlot: 10,
+    });
     const { agenda } = await api(`${P}/actions/cadastrarAgendamentoSimplificado`, {
-      tipoAgendamentoId: '00000000-0000-4000-8000-00000000d35c',
+      tipoAgendamentoId: tipo.id,
       plantaId: planta.id,
       motoristaId: motorista.id,
       composicaoVeiculoId: composicao.id,

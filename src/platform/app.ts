@@ -180,7 +180,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   metadata = await registerBridge(app, parts);
   await registerDocs(app, platform);
   registerLiveStream(app, parts, live);
-  registerConsole(app, platform);
+  registerConsole(app);
 
   app.addHook('onReady', async () => {
     if (config.runJobs) platform.jobs.start();

@@ -54,6 +54,8 @@ export interface Config {
   logRequests: boolean;
   /** How often a node looks for undelivered events and due webhook retries (docs/events.md). */
   eventPollMs: number;
+  /** How often a live stream checks its credential is still valid (`LIVE_RECHECK_MS`). */
+  liveRecheckMs: number;
   webhookMaxAttempts: number;
   /** First retry delay; it doubles with each attempt up to webhookBackoffMaxMs. */
   webhookBackoffMs: number;
@@ -185,6 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logLevel: env.LOG_LEVEL || 'info',
     logRequests: ['info', 'debug', 'trace'].includes(env.LOG_LEVEL || 'info'),
     eventPollMs: int(env.EVENT_POLL_MS, 1000, 'EVENT_POLL_MS'),
+    liveRecheckMs: Math.max(1, int(env.LIVE_RECHECK_MS, 5000, 'LIVE_RECHECK_MS')),
     webhookMaxAttempts: Math.max(1, int(env.WEBHOOK_MAX_ATTEMPTS, 8, 'WEBHOOK_MAX_ATTEMPTS')),
     webhookBackoffMs: int(env.WEBHOOK_BACKOFF_MS, 30_000, 'WEBHOOK_BACKOFF_MS'),
     webhookBackoffMaxMs: int(env.WEBHOOK_BACKOFF_MAX_MS, 3_600_000, 'WEBHOOK_BACKOFF_MAX_MS'),

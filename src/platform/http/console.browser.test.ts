@@ -58,7 +58,7 @@ function fusoDeDia(agora: Date) {
 beforeAll(async () => {
   if (!existsSync(CHROMIUM))
     throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does)`);
-  t = await testApp({ config: { eventPollMs: 20 } });
+  t = await testApp({ config: { eventPollMs: 20, liveRecheckMs: 200 } });
   key = await t.tenant('acme');
   const agora = new Date();
   const fuso = fusoDeDia(agora);
@@ -213,6 +213,39 @@ describe('the console, in a browser', () => {
     expect(await page.locator('#eventos li').count()).toBeGreaterThanOrEqual(8);
     mkdirSync('test-results', { recursive: true });
     await page.screenshot({ path: 'test-results/console.png', fullPage: true });
+    await page.close();
+  });
+
+  it('stops on a refused key, says why and forgets it; a key revoked while open ends the stream the same way', async () => {
+    const page = await browser.newPage();
+    page.setDefaultTimeout(15_000);
+    const streams: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/events/stream')) streams.push(r.url());
+    });
+    const conectar = async (chave: string) => {
+      await page.goto(`${base}/t/acme/console`);
+      await page.fill('#chave', chave);
+      await page.click('text=Conectar');
+    };
+    await conectar('nada.disso');
+    await page.locator('#estado', { hasText: 'chave recusada (401)' }).waitFor();
+    const publica = (await t.key('acme', 'public')).apiKey;
+    await conectar(publica);
+    await page.locator('#estado', { hasText: 'chave recusada (403)' }).waitFor();
+    await page.waitForTimeout(2_500);
+    // Neither was retried, nor kept for a reload.
+    expect(streams).toEqual([]);
+    await expect(page.evaluate(() => sessionStorage.getItem('ponte:acme:chave'))).resolves.toBeNull();
+
+    const { apiKey, accessKey } = await t.key('acme');
+    await conectar(apiKey);
+    await page.locator('#estado', { hasText: 'conectado' }).waitFor();
+    expect((await t.admin('DELETE', `/tenants/acme/keys/${accessKey}`)).statusCode).toBe(200);
+    await page.locator('#estado', { hasText: 'chave recusada (401)' }).waitFor();
+    await evento('vehicleExitedYard', { placa: placas[1] });
+    await page.waitForTimeout(1_000);
+    await expect(page.locator('#eventos li').count()).resolves.toBe(0);
     await page.close();
   });
 });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
-import type { Platform } from '../core/declarations.ts';
 import { errors } from '../core/errors.ts';
+import { TENANT_NAME } from '../core/tenants.ts';
 
 // The live console (docs/console.md): one static page per tenant, `/t/<tenant>/console`, with its
 // scripts (ES modules) and style under `/console/`. The page holds no data and no secret: the operator types an
@@ -17,7 +17,7 @@ export const CONSOLE_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; " +
   "base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-export function registerConsole(app: FastifyInstance, platform: Platform): void {
+export function registerConsole(app: FastifyInstance): void {
   const page = file('index.html');
   const assets: Record<string, { type: string; body: string }> = {
     'console.css': { type: 'text/css; charset=utf-8', body: file('console.css') },
@@ -25,8 +25,10 @@ export function registerConsole(app: FastifyInstance, platform: Platform): void 
   for (const script of SCRIPTS)
     assets[script] = { type: 'text/javascript; charset=utf-8', body: file(script) };
   app.get('/t/:tenant/console', { schema: { hide: true } }, async (request, reply) => {
+    // Any well-formed name gets the page, which holds nothing of a tenant: whether a tenant exists is
+    // told to its credentials only (docs/platform.md "Tenants and credentials").
     const { tenant } = request.params as { tenant: string };
-    if (!(await platform.tenants.find(tenant))) throw errors.notFound(`Tenant ${tenant} not found`);
+    if (!TENANT_NAME.test(tenant)) throw errors.notFound(`No tenant can be named ${tenant}`);
     return reply
       .header('content-security-policy', CONSOLE_CSP)
       .header('x-content-type-options', 'nosniff')
@@ -34,6 +36,8 @@ export function registerConsole(app: FastifyInstance, platform: Platform): void 
       .type('text/html; charset=utf-8')
       .send(page);
   });
+  // Browsers ask every origin for its icon: an empty answer, not a 404 in every page's console.
+  app.get('/favicon.ico', { schema: { hide: true } }, async (_request, reply) => reply.code(204).send());
   app.get('/console/:asset', { schema: { hide: true } }, async (request, reply) => {
     const asset = assets[(request.params as { asset: string }).asset];
     if (!asset) throw errors.notFound('Not found');

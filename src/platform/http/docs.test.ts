@@ -111,4 +111,25 @@ describe('the docs page, in a browser', () => {
     expect([response.status(), shown]).toEqual([200, '200']);
     await page.close();
   });
+
+  it('opens a shared link (?urls.primaryName=…) on that service, under its policy, without a browser error', async () => {
+    const page = await browser.newPage();
+    page.setDefaultTimeout(10_000);
+    const problems: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(m.text());
+    });
+    page.on('pageerror', (e) => problems.push(e.message));
+    const agenda = t.platform.registry.service('yms/agenda')!;
+    const res = await page.goto(
+      `${base}/t/acme/docs/?urls.primaryName=${encodeURIComponent(`yms/agenda ${agenda.version}`)}`,
+    );
+    expect(res!.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(res!.headers()['x-content-type-options']).toBe('nosniff');
+    await expect(page.locator('.info .title').innerText()).resolves.toContain(agenda.title);
+    expect(problems).toEqual([]);
+    // Any well-formed tenant name gets the page: whether it exists is for its credentials to tell.
+    expect((await page.goto(`${base}/t/nobody/docs/`))!.status()).toBe(200);
+    await page.close();
+  });
 });

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Platform, ServiceDeclaration } from '../core/declarations.ts';
 import { errors } from '../core/errors.ts';
 import type { DocumentAddress, MetadataFormat } from '../core/ports.ts';
+import { TENANT_NAME } from '../core/tenants.ts';
 import { combinedDocument, requestBaseUrl } from './documents.ts';
 
 // The docs page of a tenant (docs/platform.md "Metadata and docs"): Swagger UI at `/t/<tenant>/docs/`,
@@ -18,6 +19,15 @@ const ALL_SERVICES = 'All services (OpenAPI 3)';
 const FIRST = 'yms/patio';
 
 const FILES: Record<string, MetadataFormat> = { 'swagger.json': 'swagger', 'openapi.json': 'openapi' };
+
+/**
+ * The page loads only its own scripts and calls only this origin ("Try it out"), and no other site
+ * may frame it: it holds the key Authorize was given. Swagger UI sets inline styles and shows data:
+ * images.
+ */
+export const DOCS_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
+  "connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
 
 const label = (service: ServiceDeclaration) => `${service.id} ${service.version}`;
 
@@ -42,9 +52,11 @@ export async function registerDocs(app: FastifyInstance, platform: Platform): Pr
     baseUrl: requestBaseUrl(request, platform.config),
     tenant: (request.params as { tenant: string }).tenant,
   });
-  const knownTenant = async (request: FastifyRequest) => {
+  // Any well-formed tenant name gets the page and the documents (the same for every tenant but for
+  // the address): whether a tenant exists is told to its credentials only (docs/platform.md).
+  const wellFormed = async (request: FastifyRequest) => {
     const { tenant } = request.params as { tenant: string };
-    if (!(await platform.tenants.find(tenant))) throw errors.notFound(`Tenant ${tenant} not found`);
+    if (!TENANT_NAME.test(tenant)) throw errors.notFound(`No tenant can be named ${tenant}`);
   };
 
   await app.register(async (scope) => {
@@ -65,15 +77,25 @@ export async function registerDocs(app: FastifyInstance, platform: Platform): Pr
         persistAuthorization: true,
         displayOperationId: true,
         displayRequestDuration: true,
+        // No badge fetched from validator.swagger.io: the page calls nothing but this origin.
+        validatorUrl: null,
       } as never,
       uiHooks: {
         onRequest: async (request: FastifyRequest, reply: FastifyReply) => {
-          await knownTenant(request);
+          await wellFormed(request);
           // The page's assets are relative to it: `/t/acme/docs` becomes `/t/acme/docs/`.
           const [path = '', query] = request.url.split('?');
           if (path.endsWith('/docs')) {
             return reply.redirect(`docs/${query === undefined ? '' : `?${query}`}`);
           }
+          // Swagger UI writes the assets' addresses relative only when the URL ends in a slash, and
+          // with the route's pattern (`/t/:tenant/…`) otherwise: its query (`?urls.primaryName=…`, a
+          // shared link) is the browser's to read, so the page is made from the path alone.
+          if (path.endsWith('/docs/') && query !== undefined) request.raw.url = path;
+          reply
+            .header('content-security-policy', DOCS_CSP)
+            .header('x-content-type-options', 'nosniff')
+            .header('referrer-policy', 'no-referrer');
         },
       },
       // `./json`: every service in one OpenAPI 3 document, for this tenant.
@@ -83,7 +105,7 @@ export async function registerDocs(app: FastifyInstance, platform: Platform): Pr
     });
     scope.get(
       `${DOCS_PREFIX}/services/:domain/:service/:file`,
-      { schema: { hide: true }, onRequest: knownTenant },
+      { schema: { hide: true }, onRequest: wellFormed },
       async (request) => {
         const { domain, service, file } = request.params as Record<string, string>;
         const format = FILES[file ?? ''];

@@ -15,7 +15,7 @@ let base: string;
 const open: ClientRequest[] = [];
 
 beforeAll(async () => {
-  t = await testApp({ services: [...allServices, yard], config: { eventPollMs: 20 } });
+  t = await testApp({ services: [...allServices, yard], config: { eventPollMs: 20, liveRecheckMs: 50 } });
   key = await t.tenant('acme');
   otherKey = await t.tenant('other');
   await t.app.listen({ port: 0, host: '127.0.0.1' });
@@ -27,12 +27,15 @@ afterAll(() => {
 
 interface Sse {
   status: number;
+  /** The `error` event the server ended the stream with, and whether it ended. */
+  error?: { reason: string; message: string };
+  ended: boolean;
   events: Array<{ id: number; data: { id: number; topic: string; payload: { placa?: string } } }>;
 }
 
 function connect(tenant: string, auth: string, query = '', lastEventId?: number): Promise<Sse> {
   return new Promise((resolve, reject) => {
-    const sse: Sse = { status: 0, events: [] };
+    const sse: Sse = { status: 0, events: [], ended: false };
     const req = request(`${base}/t/${tenant}/bridge/1.0/events/stream${query}`, {
       headers: {
         authorization: auth,
@@ -55,10 +58,14 @@ function connect(tenant: string, auth: string, query = '', lastEventId?: number)
           const id = /^id: (\d+)$/m.exec(block)?.[1];
           const data = /^data: (.*)$/m.exec(block)?.[1];
           if (id && data) sse.events.push({ id: Number(id), data: JSON.parse(data) });
+          if (/^event: error$/m.test(block) && data) sse.error = JSON.parse(data);
           end = buffer.indexOf('\n\n');
         }
       });
-      if (sse.status !== 200) res.on('end', () => resolve(sse));
+      res.on('end', () => {
+        sse.ended = true;
+        resolve(sse);
+      });
     });
     req.on('error', reject);
     req.end();
@@ -129,5 +136,39 @@ describe('live stream', () => {
     expect(placas(ana)).toEqual(['W1', 'W2']);
     expect(placas(bia)).toEqual(['W2']);
     expect(placas(nobody)).toEqual(['W2']);
+  });
+
+  it('ends when its key is revoked or its session logged out, with an error event; a new one is 401', async () => {
+    const revogada = await t.key('acme');
+    const porChave = await connect('acme', revogada.apiKey, '?topics=test/*');
+    const outra = await t.key('acme');
+    const login = await t.call(
+      'acme',
+      'platform/authentication/actions/loginWithKey',
+      { accessKey: outra.accessKey, secret: outra.secret, tenantName: 'acme' },
+      { anonymous: true },
+    );
+    const bearer = `Bearer ${JSON.parse(login.json().jsonToken).access_token}`;
+    const porSessao = await connect('acme', bearer, '?topics=test/*');
+    const vigente = await connect('acme', key, '?topics=test/*');
+    await enter('ANT1A11');
+    await until(() => porChave.events.length === 1 && porSessao.events.length === 1);
+
+    expect((await t.admin('DELETE', `/tenants/acme/keys/${revogada.accessKey}`)).statusCode).toBe(200);
+    const logout = await t.call('acme', 'platform/authentication/actions/logout', {}, { auth: bearer });
+    expect(logout.statusCode, logout.body).toBe(200);
+    await until(() => porChave.ended && porSessao.ended);
+    for (const s of [porChave, porSessao])
+      expect(s.error).toEqual({
+        reason: 'UNAUTHORIZED',
+        message: 'The credential of this stream was revoked, logged out or has expired',
+      });
+    await enter('DEP1A11');
+    await until(() => vigente.events.length === 2);
+    expect(placas(porChave)).toEqual(['ANT1A11']);
+    expect(placas(porSessao)).toEqual(['ANT1A11']);
+    expect(vigente.ended).toBe(false);
+    expect((await connect('acme', revogada.apiKey)).status).toBe(401);
+    expect((await connect('acme', bearer)).status).toBe(401);
   });
 });

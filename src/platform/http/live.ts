@@ -128,6 +128,29 @@ export class LiveStream {
   }
 }
 
+const REVOKED = 'The credential of this stream was revoked, logged out or has expired';
+
+/**
+ * Checks the stream's credential every LIVE_RECHECK_MS (a memory look-up while it is valid): a key
+ * revoked, a session logged out or expired, ends the stream, which would otherwise go on carrying the
+ * tenant's events to whoever holds it. A check that fails for another reason (the database down)
+ * keeps the stream.
+ */
+function stillValid(platform: Platform, header: string, tenant: string, end: () => void): NodeJS.Timeout {
+  const timer = setInterval(() => {
+    platform.credentials.verify(header).then(
+      (verified) => {
+        if (verified?.tenant === tenant) return;
+        clearInterval(timer);
+        end();
+      },
+      (err: unknown) => platform.log.warn({ err }, 'live stream: credential check failed'),
+    );
+  }, platform.config.liveRecheckMs);
+  timer.unref();
+  return timer;
+}
+
 /** A stand-in declaration for the access check: the stream belongs to the platform domain. */
 const STREAM_SERVICE = { id: 'platform/events', domain: 'platform', name: 'events' } as ServiceDeclaration;
 
@@ -162,8 +185,14 @@ export function registerLiveStream(app: FastifyInstance, parts: Parts, live: Liv
       const close = live.open(tenant.name, { reply, topics, user: query.user || undefined, sent: resume });
       const heartbeat = setInterval(() => reply.raw.write(': heartbeat\n\n'), HEARTBEAT_MS);
       heartbeat.unref();
+      const recheck = stillValid(parts.platform, request.headers.authorization!, tenant.name, () => {
+        // An `error` event the page can read, then the end: a reconnection is refused (401).
+        const data = JSON.stringify({ reason: 'UNAUTHORIZED', message: REVOKED });
+        reply.raw.end(`event: error\ndata: ${data}\n\n`);
+      });
       request.raw.on('close', () => {
         clearInterval(heartbeat);
+        clearInterval(recheck);
         close();
       });
     },

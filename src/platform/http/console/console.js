@@ -18,11 +18,13 @@ const RELOGIO_MS = 30_000;
 
 /**
  * An incremental parser of `text/event-stream`: feed it chunks as they arrive; it calls `onEvent`
- * with `{id, data}` for every complete event (comments and blank events are skipped).
+ * with `{id, event, data}` for every complete event (comments and blank events are skipped; `event`
+ * is the event's name when it has one: the server's `error` before it ends the stream).
  */
 export function parseSse(onEvent) {
   let buffer = '';
   let id;
+  let event;
   let data = [];
   return (chunk) => {
     buffer += chunk;
@@ -31,13 +33,15 @@ export function parseSse(onEvent) {
       const line = buffer.slice(0, end).replace(/\r$/, '');
       buffer = buffer.slice(end + 1);
       if (line === '') {
-        if (data.length) onEvent({ id, data: data.join('\n') });
+        if (data.length) onEvent({ id, event, data: data.join('\n') });
         data = [];
+        event = undefined;
       } else if (!line.startsWith(':')) {
         const colon = line.indexOf(':');
         const field = colon < 0 ? line : line.slice(0, colon);
         const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
         if (field === 'id') id = value;
+        else if (field === 'event') event = value;
         else if (field === 'data') data.push(value);
       }
       end = buffer.indexOf('\n');
@@ -65,6 +69,8 @@ function iniciar() {
     placas: new Map(),
     motoristas: new Map(),
     fusos: new Map(),
+    /** area id → its plant's id: a queue event names only its area. */
+    plantaDaArea: new Map(),
   };
   let fusoPadrao;
 
@@ -157,8 +163,13 @@ function iniciar() {
       nomes.plantas.set(p.id, `${p.codigo} · ${p.nome}`);
       nomes.fusos.set(p.id, p.fusoHorario);
     }
-    for (const a of areas) nomes.areas.set(a.id, `${a.codigo} · ${a.descricao}`);
-    fusoPadrao = plantas[0]?.fusoHorario;
+    for (const a of areas) {
+      nomes.areas.set(a.id, `${a.codigo} · ${a.descricao}`);
+      nomes.plantaDaArea.set(a.id, a.plantaId);
+    }
+    // The plants' one zone; with plants in several zones, an event of none is shown in the browser's.
+    const fusos = new Set(plantas.map((p) => p.fusoHorario));
+    fusoPadrao = fusos.size === 1 ? [...fusos][0] : undefined;
     const ativas = plantas.filter((p) => p.ativo !== false).sort((x, y) => x.codigo.localeCompare(y.codigo));
     const dados = await Promise.all(
       ativas.map((p) =>
@@ -228,7 +239,8 @@ function iniciar() {
       placa: (id) => nomes.placas.get(id),
       motorista: (id) => nomes.motoristas.get(id),
     });
-    const fuso = nomes.fusos.get(p.plantaId) ?? fusoPadrao;
+    const plantaId = p.plantaId ?? nomes.plantaDaArea.get(p.areaId ?? p.fila ?? p.filaItem?.areaId);
+    const fuso = nomes.fusos.get(plantaId) ?? fusoPadrao;
     const quando = p.dataHora ?? evento.occurredAt;
     const item = el(
       'li',
@@ -253,13 +265,19 @@ function iniciar() {
     if (ultimoId !== undefined) headers['last-event-id'] = ultimoId;
     try {
       const res = await fetch(`${base}/events/stream?${query}`, { headers, signal: controle.signal });
+      if (res.status === 401 || res.status === 403) return recusada(res.status);
       if (!res.ok) throw new Error(`o stream respondeu ${res.status}`);
       estado('conectado');
       atraso = 1000;
       const leitor = res.body.pipeThrough(new TextDecoderStream()).getReader();
       // Events are shown in order: each waits for the lookups of the one before.
       let fila = Promise.resolve();
-      const alimentar = parseSse(({ id, data }) => {
+      let fim;
+      const alimentar = parseSse(({ id, event, data }) => {
+        if (event === 'error') {
+          fim = 401;
+          return;
+        }
         if (id !== undefined) ultimoId = id;
         const evento = JSON.parse(data);
         fila = fila.then(() => conhecer(evento.payload ?? {})).then(() => mostrar(evento));
@@ -269,6 +287,7 @@ function iniciar() {
         if (done) break;
         alimentar(value);
       }
+      if (fim) return recusada(fim);
       throw new Error('o stream terminou');
     } catch (e) {
       if (e.name === 'AbortError') return;
@@ -278,15 +297,33 @@ function iniciar() {
     }
   }
 
+  /**
+   * The key was refused (401: unknown, revoked or of another tenant; 403: not a full key): retrying
+   * cannot help, so the page stops, forgets it and says what to do.
+   */
+  function recusada(status) {
+    controle?.abort();
+    clearInterval(relogio);
+    sessionStorage.removeItem(`ponte:${tenant}:chave`);
+    chave = '';
+    estado(
+      status === 403
+        ? 'chave recusada (403): o console precisa de uma chave de escopo full deste tenant'
+        : `chave recusada (401): inválida, revogada ou de outro tenant; entre com uma chave de ${tenant}`,
+    );
+  }
+
   async function conectar() {
-    sessionStorage.setItem(`ponte:${tenant}:chave`, chave);
-    sessionStorage.setItem(`ponte:${tenant}:usuario`, usuario);
     estado('conectando…');
     try {
       await desenhar();
     } catch (e) {
+      if (/: (401|403) /.test(e.message)) return recusada(Number(/: (40[13]) /.exec(e.message)[1]));
       estado(String(e.message));
     }
+    // Kept for a reload only once the bridge took it.
+    sessionStorage.setItem(`ponte:${tenant}:chave`, chave);
+    sessionStorage.setItem(`ponte:${tenant}:usuario`, usuario);
     clearInterval(relogio);
     // Waiting times and "today" move with the clock, not only with events.
     relogio = setInterval(redesenharLogo, RELOGIO_MS);

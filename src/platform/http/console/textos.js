@@ -16,6 +16,10 @@ export function semIds(texto) {
 }
 
 /** HH:mm:ss of an instant in the time zone, pt-BR. */
+/** A plate as yms/patio stores it and the board shows it (a camera may send `abc-1d23`). */
+const comoNoQuadro = (placa) =>
+  typeof placa === 'string' && placa ? placa.replace('-', '').toUpperCase() : undefined;
+
 export function hora(instante, fuso, segundos = true) {
   if (!instante) return '';
   return new Intl.DateTimeFormat('pt-BR', {
@@ -73,7 +77,8 @@ export function resumo(evento, nomes = NADA) {
   const p = evento.payload ?? {};
   const nome = evento.topic.split('/').pop();
   const topico = ACONTECEU[nome] ?? palavras(nome);
-  const placa = p.placa ?? (p.veiculoId && n.placa(p.veiculoId)) ?? 'veículo sem placa conhecida';
+  const placa =
+    (p.veiculoId && n.placa(p.veiculoId)) ?? comoNoQuadro(p.placa) ?? 'veículo sem placa conhecida';
   const area = (id) => (id ? (n.area(id) ?? 'área não cadastrada') : undefined);
   const motorista = p.motoristaId ? n.motorista(p.motoristaId) : undefined;
   const comMotorista = motorista ? `, motorista ${motorista}` : '';
@@ -89,7 +94,7 @@ export function resumo(evento, nomes = NADA) {
   }
   if (nome === 'wsFilaItem') {
     const item = p.filaItem ?? {};
-    const quem = item.placa ?? (item.veiculoId && n.placa(item.veiculoId)) ?? 'veículo';
+    const quem = (item.veiculoId && n.placa(item.veiculoId)) ?? comoNoQuadro(item.placa) ?? 'veículo';
     const onde = area(p.fila);
     if (p.operacao === 'CRIADO')
       return pronto(`${quem} entrou na fila de ${onde}, ${item.posicao}º da fila.`);
@@ -116,7 +121,7 @@ export function resumo(evento, nomes = NADA) {
   }
   // Any other event: what the payload says in words (plate, agenda code, state, reason), never raw JSON.
   const partes = [
-    p.placa ?? (p.veiculoId && n.placa(p.veiculoId)),
+    (p.veiculoId && n.placa(p.veiculoId)) ?? comoNoQuadro(p.placa),
     p.codigo !== undefined && `agenda ${p.codigo}`,
     p.agenda?.codigo !== undefined && `agenda ${p.agenda.codigo}`,
     p.status && `situação ${p.status}`,
