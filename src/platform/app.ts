@@ -106,7 +106,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
     // errors are logged by the error handler anyway.
     logController: requestLogController(config.logRequests),
     bodyLimit: config.bodyLimit,
-    exposeHeadRoutes: false,
+    // HEAD answers wherever GET does, without the body (pages, documents, entity reads).
+    exposeHeadRoutes: true,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },

@@ -103,12 +103,28 @@ describe('addressing and kinds', () => {
   });
 
   it('answers 405 with the error body for a method the operation does not take', async () => {
-    for (const method of ['GET', 'PUT', 'PATCH', 'DELETE'] as const) {
+    for (const method of ['GET', 'HEAD', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const) {
       const res = await t.call('acme', 'test/probe/queries/postOnly', undefined, { auth: key, method });
       expect(res.statusCode, method).toBe(405);
-      expect(res.json().reason).toBe('BAD_REQUEST');
+      if (method !== 'HEAD') expect(res.json().reason).toBe('BAD_REQUEST');
       expect(res.headers.allow).toBe('POST');
     }
+    // HEAD where GET is served: GET's answer without its body; OPTIONS is 405 there too.
+    const head = await t.app.inject({
+      method: 'HEAD',
+      url: '/t/acme/bridge/1.0/rest/test/probe/queries/echo?texto=oi',
+      headers: { authorization: key },
+    });
+    expect([head.statusCode, head.body, head.headers['content-type']]).toEqual([
+      200,
+      '',
+      'application/json; charset=utf-8',
+    ]);
+    const options = await t.call('acme', 'test/probe/queries/echo', undefined, {
+      auth: key,
+      method: 'OPTIONS',
+    });
+    expect([options.statusCode, options.headers.allow]).toEqual([405, 'POST, GET']);
   });
 
   it('answers an event with 200 and no body, a signal with 202', async () => {

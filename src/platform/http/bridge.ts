@@ -15,7 +15,8 @@ import { registerEntities } from './entities.ts';
 // /t/<tenant>/bridge/1.0/rest/<domain>/<service>/<kind>/<operation> (and the anonymous variant), with
 // its credentials check, validation, serialization and its own Swagger 2.0 / OpenAPI 3 document.
 
-const ALL_METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+// Every method a client may send; HEAD is served wherever GET is (Fastify's own HEAD routes).
+const ALL_METHODS: HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 declare module 'fastify' {
   interface FastifyRequest {
     ponte?: { tenant: TenantInfo; caller: Caller };
@@ -26,7 +27,7 @@ function handler(parts: Parts, target: ResolvedOperation) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const { tenant, caller } = request.ponte!;
     const input =
-      request.method === 'GET'
+      request.method === 'GET' || request.method === 'HEAD'
         ? fromQuery(target.op.input, (request.query ?? {}) as Record<string, unknown>)
         : (request.body ?? {});
     const jobs: string[] = [];
@@ -159,7 +160,9 @@ function registerOperation(app: FastifyInstance, parts: Parts, target: ResolvedO
       handler: handler(parts, target),
     });
   }
-  const others = ALL_METHODS.filter((m) => !op.methods.includes(m as 'GET' | 'POST'));
+  const others = ALL_METHODS.filter(
+    (m) => !op.methods.includes(m as 'GET' | 'POST') && !(m === 'HEAD' && op.methods.includes('GET')),
+  );
   for (const prefix of ['rest', 'anonymous/rest']) {
     app.route({
       method: others,

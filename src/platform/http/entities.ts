@@ -302,7 +302,8 @@ export function registerEntities(
   }
 }
 
-const ALL: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+// Every method a client may send; HEAD is served wherever GET is (Fastify's own HEAD routes).
+const ALL: HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 /**
  * 405, with `Allow`, for the methods a URL does not serve: those it never has, and those the entity
@@ -314,7 +315,7 @@ function notAllowed(
   routes: Partial<Record<HTTPMethods, string | undefined>>,
 ): void {
   const served = Object.keys(routes).filter((m) => !routes[m as HTTPMethods]) as HTTPMethods[];
-  const others = ALL.filter((m) => !served.includes(m));
+  const others = ALL.filter((m) => !served.includes(m) && !(m === 'HEAD' && served.includes('GET')));
   if (others.length) {
     app.route({
       method: others,

@@ -139,6 +139,7 @@ export function installInputParsing(app: FastifyInstance, bodyTimeoutMs: number)
     if (problem) throw errors.badRequest(problem);
     // A POST without a body is an empty object: queries and signals with no fields are often sent
     // so. A body that is JSON `null` was sent, and is refused where an object is declared.
-    if (request.method !== 'GET' && request.body === undefined) request.body = {};
+    if (request.method !== 'GET' && request.method !== 'HEAD' && request.body === undefined)
+      request.body = {};
   });
 }

@@ -260,9 +260,16 @@ describe('docs page', () => {
     const init = await t.app.inject({ method: 'GET', url: '/t/acme/docs/static/swagger-initializer.js' });
     expect(init.body).toContain('"urls.primaryName":"yms/patio 8.10.0"');
     expect(init.body).toContain('./services/yms/patio/swagger.json');
-    const unknown = await t.app.inject({ method: 'GET', url: '/t/nobody/docs/' });
-    expect(unknown.statusCode).toBe(404);
-    expect(unknown.json().reason).toBe('OBJECT_NOT_FOUND');
+    // Any well-formed tenant name gets the page and documents: tenant names are not to be probed.
+    const unknown = await t.app.inject({
+      method: 'GET',
+      url: '/t/nobody/docs/services/yms/patio/swagger.json',
+    });
+    expect(unknown.statusCode).toBe(200);
+    expect(unknown.json().basePath).toBe('/t/nobody/bridge/1.0/rest/yms');
+    const malformed = await t.app.inject({ method: 'GET', url: '/t/No%20Body/docs/' });
+    expect(malformed.statusCode).toBe(404);
+    expect(malformed.json().reason).toBe('OBJECT_NOT_FOUND');
   });
 
   it('serves each service document, addressed to the tenant, without credentials', async () => {
