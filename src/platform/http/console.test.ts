@@ -173,6 +173,14 @@ describe('the console script', () => {
       texto: 'agenda 12, situação EXECUTANDO.',
       classe: '',
     });
+    const agendada = (payload: Record<string, unknown>) =>
+      resumo({ topic: 'yms/agenda/agendaAlterada', payload: { agendaId: AREA, codigo: 7, ...payload } })
+        .texto;
+    expect(agendada({ operacao: 'CRIADA' })).toBe('Agenda 7 agendada.');
+    expect(agendada({ operacao: 'ESTADO', de: 'AGENDADO', para: 'EXECUTANDO' })).toBe(
+      'Agenda 7 passou de AGENDADO a EXECUTANDO.',
+    );
+    expect(agendada({ operacao: 'EXCLUIDA' })).toBe('Agenda 7 excluída.');
     expect(semIds(`Planta ${AREA} não encontrada`)).toBe('Planta não encontrada');
   });
 });

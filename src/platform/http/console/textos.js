@@ -52,6 +52,14 @@ const ACONTECEU = {
   motoristaAlteradoEmExecucao: 'Troca de motorista',
 };
 
+/** What an agenda went through (yms/agenda agendaAlterada's `operacao`). */
+const NA_AGENDA = {
+  CRIADA: () => 'agendada',
+  ESTADO: (p) => `passou de ${p.de} a ${p.para}`,
+  ALTERADA: () => 'alterada',
+  EXCLUIDA: () => 'excluída',
+};
+
 /** camelCase → words: "agendaAlterada" → "agenda alterada". */
 const palavras = (nome) =>
   nome
@@ -119,6 +127,8 @@ export function resumo(evento, nomes = NADA) {
     const novo = n.motorista(p.motoristaNovoId) ?? 'motorista não cadastrado';
     return pronto(`Motorista trocado: ${antigo} por ${novo}${p.motivo ? ` (${p.motivo})` : ''}.`);
   }
+  if (nome === 'agendaAlterada' && NA_AGENDA[p.operacao])
+    return pronto(`Agenda ${p.codigo} ${NA_AGENDA[p.operacao](p)}.`);
   // Any other event: what the payload says in words (plate, agenda code, state, reason), never raw JSON.
   const partes = [
     (p.veiculoId && n.placa(p.veiculoId)) ?? comoNoQuadro(p.placa),

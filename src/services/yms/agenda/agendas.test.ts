@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, tableCounts, testApp } from '../../../../test/harness.ts';
-import { makeVeiculo, seed } from '../patio/fixtures.ts';
+import { makeVeiculo, outboxOf, seed } from '../patio/fixtures.ts';
 import { veiculo } from '../patio/tables/veiculos.ts';
 import {
   agendaCall,
@@ -197,5 +197,52 @@ describe('the agenda entity', () => {
     const res = await acme(`${base}/${created.id}`, undefined, { method: 'DELETE' });
     expect(res.statusCode, res.body).toBe(200);
     expect(await historico(t, 'acme', created.id)).toEqual([]);
+  });
+});
+
+describe('the agendaAlterada event', () => {
+  it('tells each creation, edit, state change and delete, committed with it; a refused write tells nothing', async () => {
+    const tenant = 'avisos';
+    const avisos = agendaCall(t, tenant, await t.tenant(tenant));
+    await seedPlanta(t, tenant, { turnos: [['2026-03-10', '06:00', '18:00']] });
+    await seedTipos(t, tenant, [makeTipo({ id: TIPO, capacidadePorSlot: 1 })]);
+    const eventos = async () =>
+      (await outboxOf(t, tenant))
+        .filter((e) => e.topic === 'yms/agenda/agendaAlterada')
+        .map((e) => e.payload as Record<string, unknown>);
+
+    const criada = await avisos('entities/agenda', novo());
+    expect(criada.statusCode, criada.body).toBe(200);
+    const { id, codigo } = criada.json();
+    const cheia = await avisos('entities/agenda', novo());
+    expect(cheia.statusCode).toBe(409);
+    const movida = await avisos(
+      `entities/agenda/${id}`,
+      { dataEsperada: '2026-03-10T10:00:00-03:00' },
+      { method: 'PATCH' },
+    );
+    expect(movida.statusCode, movida.body).toBe(200);
+    const interna = await avisos('actions/atualizarAgendamento', { agenda: { id, descricao: 'doca 2' } });
+    expect(interna.statusCode, interna.body).toBe(200);
+    const outra = (await avisos('actions/criarAgendamento', novo({ motivo: 'balcão' }))).json().agenda;
+    expect((await avisos(`entities/agenda/${outra.id}`, undefined, { method: 'DELETE' })).statusCode).toBe(
+      200,
+    );
+
+    const base = { agendaId: id, codigo, plantaId: PLANTA, tipoAgendamentoId: TIPO };
+    expect(await eventos()).toEqual([
+      {
+        ...base,
+        dataEsperada: '2026-03-10T12:00:00.000Z',
+        operacao: 'CRIADA',
+        status: 'AGENDADO',
+        de: null,
+        para: 'AGENDADO',
+      },
+      { ...base, dataEsperada: '2026-03-10T13:00:00.000Z', operacao: 'ALTERADA', status: 'AGENDADO' },
+      { ...base, dataEsperada: '2026-03-10T13:00:00.000Z', operacao: 'ALTERADA', status: 'AGENDADO' },
+      expect.objectContaining({ agendaId: outra.id, operacao: 'CRIADA' }),
+      expect.objectContaining({ agendaId: outra.id, operacao: 'EXCLUIDA', status: 'AGENDADO' }),
+    ]);
   });
 });

@@ -12,6 +12,7 @@ import { exigirTipoDaPlanta } from './referencias.ts';
 import {
   type AgendaRow,
   agendaParaAlterar,
+  avisarAgenda,
   compact,
   FINALIZADOS,
   proximoCodigo,
@@ -94,7 +95,7 @@ export const agendas = {
           ])
           .returning(),
       );
-      await registrarHistorico(ctx, row!.id, undefined, 'AGENDADO', input.motivo);
+      await registrarHistorico(ctx, row!, undefined, 'AGENDADO', input.motivo);
       return { agenda: compact(row!) };
     },
   }),
@@ -131,6 +132,7 @@ export const agendas = {
           )
           .returning(),
       );
+      await avisarAgenda(ctx, row!, 'ALTERADA', { status });
       return { agenda: compact(row!) };
     },
   }),

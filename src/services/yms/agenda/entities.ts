@@ -10,7 +10,9 @@ import { parceiroEntities } from './parceiros.ts';
 import { escopoParceiro, regrasDoParceiro, SUJEITOS } from './representacao.ts';
 import { verificarReserva } from './reserva.ts';
 import {
+  type AgendaAvisada,
   agendaParaAlterar,
+  avisarAgenda,
   FINALIZADOS,
   proximoCodigo,
   registrarHistorico,
@@ -85,6 +87,7 @@ export const agenda = defineEntity({
             JSON.stringify(previous.associacaoAgendamento ?? null);
         if (movida) next.fimPrevisto = await reservar(ctx, next, String(previous.id));
         await exigirLivresNaEdicao(ctx, atual!, next);
+        await avisarAgenda(ctx, next as AgendaAvisada, 'ALTERADA', { status: de });
         return;
       }
       if (next.status != null && next.status !== 'AGENDADO')
@@ -94,13 +97,20 @@ export const agenda = defineEntity({
       next.codigo = await proximoCodigo(ctx);
       next.status = 'AGENDADO';
       for (const f of STATE_FIELDS) next[f] = null;
-      await registrarHistorico(ctx, String(next.id), undefined, 'AGENDADO', 'criada pela entidade agenda');
+      await registrarHistorico(
+        ctx,
+        next as AgendaAvisada,
+        undefined,
+        'AGENDADO',
+        'criada pela entidade agenda',
+      );
     },
     beforeDelete: async (ctx, row) => {
       // An appointment booked by mistake may go; one that moved on is cancelled, never erased.
       if (row.status !== 'AGENDADO')
         throw E.exclusaoNaoPermitida({ codigo: Number(row.codigo), status: String(row.status) });
       await ctx.store.delete(agendaHistorico, eq(agendaHistorico.agendaId, String(row.id)));
+      await avisarAgenda(ctx, row as unknown as AgendaAvisada, 'EXCLUIDA', { status: 'AGENDADO' });
     },
   },
 });

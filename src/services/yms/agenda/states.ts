@@ -58,17 +58,47 @@ export async function agendaParaAlterar(ctx: Ctx, ref: string): Promise<AgendaRo
   return row;
 }
 
-/** Writes one history row: the agenda went from `de` (undefined on creation) to `para`. */
+/** What `agendaAlterada` tells of an agenda (docs/agenda.md "Events"). */
+export type AgendaAvisada = Pick<
+  AgendaRow,
+  'id' | 'codigo' | 'plantaId' | 'tipoAgendamentoId' | 'dataEsperada'
+>;
+
+export const AGENDA_ALTERADA = 'yms/agenda/agendaAlterada';
+
+/**
+ * Tells integrations and the console that an agenda was created, changed state, was edited or
+ * deleted: the outbox event `yms/agenda/agendaAlterada`, committed with the change.
+ */
+export async function avisarAgenda(
+  ctx: Ctx,
+  a: AgendaAvisada,
+  operacao: 'CRIADA' | 'ESTADO' | 'ALTERADA' | 'EXCLUIDA',
+  extra: { status?: string; de?: string | null; para?: string } = {},
+): Promise<void> {
+  await ctx.emit(AGENDA_ALTERADA, {
+    agendaId: a.id,
+    codigo: Number(a.codigo),
+    plantaId: a.plantaId,
+    tipoAgendamentoId: a.tipoAgendamentoId,
+    dataEsperada: new Date(a.dataEsperada).toISOString(),
+    operacao,
+    ...extra,
+  });
+}
+
+/** Writes one history row, and tells it: the agenda went from `de` (undefined on creation) to `para`. */
 export async function registrarHistorico(
   ctx: Ctx,
-  agendaId: string,
+  a: AgendaAvisada,
   de: StatusAgendamento | undefined,
   para: StatusAgendamento,
   motivo?: string | null,
 ): Promise<void> {
   await ctx.store.insert(agendaHistorico, [
-    { agendaId, de: de ?? null, para, quem: quem(ctx), quando: ctx.now(), motivo: motivo ?? null },
+    { agendaId: a.id, de: de ?? null, para, quem: quem(ctx), quando: ctx.now(), motivo: motivo ?? null },
   ]);
+  await avisarAgenda(ctx, a, de ? 'ESTADO' : 'CRIADA', { status: para, de: de ?? null, para });
 }
 
 /**
@@ -89,7 +119,7 @@ export async function mudarEstado(
       eq(agenda.id, atual.id),
     )
     .returning();
-  await registrarHistorico(ctx, atual.id, atual.status as StatusAgendamento, para, motivo);
+  await registrarHistorico(ctx, atual, atual.status as StatusAgendamento, para, motivo);
   return row!;
 }
 
