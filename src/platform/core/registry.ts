@@ -192,3 +192,13 @@ export class ServiceRegistry implements Registry {
     return found;
   }
 }
+
+/**
+ * What a service offers of a kind (its imports, its exports), for the message that refuses another:
+ * `its imports: A, B`, `it has no imports`, or `no such service` when `kinds` is undefined.
+ */
+export function knownKinds(kinds: Record<string, unknown> | undefined, what: string): string {
+  if (!kinds) return 'no such service';
+  const names = Object.keys(kinds).sort();
+  return names.length ? `its ${what}: ${names.join(', ')}` : `it has no ${what}`;
+}

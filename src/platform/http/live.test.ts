@@ -88,6 +88,8 @@ describe('live stream', () => {
     expect((await connect('acme', 'nope')).status).toBe(401);
     expect((await connect('acme', otherKey)).status).toBe(401);
     expect((await connect('acme', key, '?topics=a%20b')).status).toBe(400);
+    for (const id of ['-1', 'abc', '1e30', '9223372036854775808', '0x10'])
+      expect((await connect('acme', key, '', id as unknown as number)).status, id).toBe(400);
   });
 
   it('streams live events, filtered by topic, and never another tenant’s', async () => {

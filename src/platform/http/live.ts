@@ -168,9 +168,10 @@ export function registerLiveStream(app: FastifyInstance, parts: Parts, live: Liv
       if (bad !== undefined || topics.length === 0)
         throw errors.badRequest(`topics: "${bad ?? ''}" is not a topic pattern (e.g. yms/patio/*)`);
       const header = request.headers['last-event-id'];
-      const resume = header === undefined ? undefined : Number(header);
-      if (resume !== undefined && (!Number.isInteger(resume) || resume < 0))
+      // Digits only: `1e30` or `9223372036854775808` is no outbox id (Number() took them before).
+      if (header !== undefined && (typeof header !== 'string' || !/^\d{1,15}$/.test(header)))
         throw errors.badRequest('Last-Event-ID must be an event id (a non-negative integer)');
+      const resume = header === undefined ? undefined : Number(header);
 
       reply.hijack();
       reply.raw.writeHead(200, {

@@ -285,6 +285,31 @@ describe('imports', () => {
     expect(bad.statusCode).toBe(400);
   });
 
+  it('names what a service imports when asked for a kind it has not (startImport), whatever the name', async () => {
+    const arquivo = await upload('kinds.csv', 'codigo,nome\n');
+    const start = (service: string, kind: string) =>
+      t.call(
+        'acme',
+        'platform/imports/actions/startImport',
+        { service, kind, config: { arquivo } },
+        { auth: key },
+      );
+    const cases: Array<[string, string, string]> = [
+      ['test/cadastro', 'pessoa', 'Service test/cadastro has no import pessoa (its imports: Pessoa)'],
+      [
+        'test/cadastro',
+        'constructor',
+        'Service test/cadastro has no import constructor (its imports: Pessoa)',
+      ],
+      ['test/nada', 'Pessoa', 'Service test/nada has no import Pessoa (no such service)'],
+    ];
+    for (const [service, kind, message] of cases) {
+      const res = await start(service, kind);
+      expect(res.statusCode, kind).toBe(404);
+      expect(res.json().message).toBe(message);
+    }
+  });
+
   it('keeps tenants apart: files, imports and rows', async () => {
     const arquivo = await upload('outros.csv', 'codigo,nome\n1,Globex\n', otherKey, 'globex');
     const mine = await t.call(

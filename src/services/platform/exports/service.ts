@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { defineErrors } from '../../../platform/core/errors.ts';
-import { action, defineService, query } from '../../../platform/core/registry.ts';
+import { action, defineService, knownKinds, query } from '../../../platform/core/registry.ts';
 import { Type } from '../../../platform/core/schema.ts';
 import { standardOperations } from '../../../platform/core/standard.ts';
 import { ExportEventStatus } from '../../../platform/core/transfer-events.ts';
@@ -15,7 +15,7 @@ import { jobs } from '../../../platform/jobs/tables.ts';
 // platform/imports: what one exports, the other imports back.
 
 const E = defineErrors({
-  unknownKind: { reason: 'OBJECT_NOT_FOUND', message: 'Service {service} has no export {kind}' },
+  unknownKind: { reason: 'OBJECT_NOT_FOUND', message: 'Service {service} has no export {kind} ({known})' },
   unknownField: {
     reason: 'BAD_REQUEST',
     message: "Invalid field 'campos': {kind} has no field '{field}' (fields: {fields})",
@@ -45,8 +45,14 @@ export default defineService({
       }),
       output: Type.Object({ exportJobId: ExportJobId }),
       handler: async (ctx, input) => {
-        const target = ctx.platform.registry.service(input.service)?.exports[input.kind];
-        if (!target) throw E.unknownKind({ service: input.service, kind: input.kind });
+        const kinds = ctx.platform.registry.service(input.service)?.exports;
+        const target = kinds && Object.hasOwn(kinds, input.kind) ? kinds[input.kind] : undefined;
+        if (!target)
+          throw E.unknownKind({
+            service: input.service,
+            kind: input.kind,
+            known: knownKinds(kinds, 'exports'),
+          });
         const all = Object.keys(target.fields);
         const fields = input.config.campos ?? all;
         const unknown = fields.find((f) => !all.includes(f));

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, asc, count, eq } from 'drizzle-orm';
 import { blobs } from '../../../platform/blobs/tables.ts';
 import { defineErrors } from '../../../platform/core/errors.ts';
-import { action, defineService, query } from '../../../platform/core/registry.ts';
+import { action, defineService, knownKinds, query } from '../../../platform/core/registry.ts';
 import { DateTime, Int64, Type } from '../../../platform/core/schema.ts';
 import { standardOperations } from '../../../platform/core/standard.ts';
 import { ImportConfig } from '../../../platform/imports/actions.ts';
@@ -16,7 +16,7 @@ import { jobs } from '../../../platform/jobs/tables.ts';
 // URL, start an import of any service's importable kind, follow its progress and read its errors.
 
 const E = defineErrors({
-  unknownKind: { reason: 'OBJECT_NOT_FOUND', message: 'Service {service} has no import {kind}' },
+  unknownKind: { reason: 'OBJECT_NOT_FOUND', message: 'Service {service} has no import {kind} ({known})' },
   noFile: {
     reason: 'OBJECT_NOT_FOUND',
     message: 'File {arquivo} not found: upload it first with requestUploadUrl',
@@ -79,8 +79,14 @@ export default defineService({
       }),
       output: Type.Object({ importJobId: ImportJobId }),
       handler: async (ctx, input) => {
-        const target = ctx.platform.registry.service(input.service)?.imports[input.kind];
-        if (!target) throw E.unknownKind({ service: input.service, kind: input.kind });
+        const kinds = ctx.platform.registry.service(input.service)?.imports;
+        const target = kinds && Object.hasOwn(kinds, input.kind) ? kinds[input.kind] : undefined;
+        if (!target)
+          throw E.unknownKind({
+            service: input.service,
+            kind: input.kind,
+            known: knownKinds(kinds, 'imports'),
+          });
         const { arquivo } = input.config;
         const format = formatOf(arquivo, input.config.formato);
         const [file] = await ctx.store.select(blobs, eq(blobs.key, arquivo));
