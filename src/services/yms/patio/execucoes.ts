@@ -190,7 +190,8 @@ export const execucoes = {
   buscaControladorAtivo: query({
     description:
       'The step (and its command) in charge of a running execution, found by execucaoCircuitoId or else by ' +
-      'agendaId (when both are sent only execucaoCircuitoId is evaluated); nomeComando: only when that ' +
+      'agendaId (when both are sent only execucaoCircuitoId is evaluated; one of them is required, 400 ' +
+      'without either); nomeComando: only when that ' +
       'command is in charge. controlador is empty when none is active',
     get: true,
     input: Type.Object({
