@@ -72,7 +72,7 @@ const announcesBody = (request: FastifyRequest) =>
  * however large and slow, is never cut.
  */
 function watched(payload: Readable, reply: FastifyReply, idleMs: number): Readable {
-  const out = new PassThrough() as PassThrough & { receivedEncodedLength?: number };
+  const out = new PassThrough();
   const expire = () => {
     payload.unpipe(out);
     reply.header('connection', 'close');

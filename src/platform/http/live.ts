@@ -188,6 +188,8 @@ export function registerLiveStream(app: FastifyInstance, parts: Parts, live: Liv
       heartbeat.unref();
       const recheck = stillValid(parts.platform, request.headers.authorization!, tenant.name, () => {
         // An `error` event the page can read, then the end: a reconnection is refused (401).
+        clearInterval(heartbeat);
+        close();
         const data = JSON.stringify({ reason: 'UNAUTHORIZED', message: REVOKED });
         reply.raw.end(`event: error\ndata: ${data}\n\n`);
       });
