@@ -59,6 +59,14 @@ export function portao(): { open: () => void; opened: Promise<void> } {
   return { open, opened };
 }
 
-/** 'done' when `p` settles within 300 ms, else 'waiting' (it waits on a lock). */
-export const emEspera = <T>(p: Promise<T>) =>
-  Promise.race([p.then(() => 'done' as const), new Promise((r) => setTimeout(() => r('waiting'), 300))]);
+/**
+ * 'done' when `p` settles within `ms`, else 'waiting' (it waits on a lock). 300 ms tells that a
+ * request waits; to tell that one does not, give it seconds (`LIBRE_MS`): on a busy CI machine a
+ * transaction that waits on nothing has taken over 300 ms, and a lock held by the test is never let
+ * go meanwhile, so a longer window cannot hide a wait.
+ */
+export const emEspera = <T>(p: Promise<T>, ms = 300) =>
+  Promise.race([p.then(() => 'done' as const), new Promise((r) => setTimeout(() => r('waiting'), ms))]);
+
+/** The window of an `emEspera` that expects 'done'. */
+export const LIBRE_MS = 5_000;

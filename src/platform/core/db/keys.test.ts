@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { emEspera, portao } from '../../../../test/corrida.ts';
+import { emEspera, LIBRE_MS, portao } from '../../../../test/corrida.ts';
 import { openTestDb } from '../../../../test/harness.ts';
 import { type Database, rowsOf, type Tx } from './database.ts';
 
@@ -229,7 +229,7 @@ describe.skipIf(!onServer)('numbering under concurrency (PostgreSQL)', () => {
     });
     await new Promise((r) => setTimeout(r, 100));
     const other = db.tenant('c2', (tx) => moeda(tx, 'AAA'));
-    expect(await emEspera(other)).toBe('done');
+    expect(await emEspera(other, LIBRE_MS)).toBe('done');
     const second = db.tenant('c1', (tx) => moeda(tx, 'BBB'));
     expect(await emEspera(second)).toBe('waiting');
     hold.open();

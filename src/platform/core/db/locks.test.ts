@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { emEspera, portao } from '../../../../test/corrida.ts';
+import { emEspera, LIBRE_MS, portao } from '../../../../test/corrida.ts';
 import { openTestDb } from '../../../../test/harness.ts';
 import { appendEvent } from '../outbox.ts';
 import { type Database, rowsOf, type Tx } from './database.ts';
@@ -111,7 +111,7 @@ describe.skipIf(!onServer)('locks under concurrency (PostgreSQL)', () => {
       db.tenant('acme', (tx) => advisoryLock(tx, 'test/other', 'acme', 'k')),
       db.tenant('acme', (tx) => advisoryLock(tx, 'test/locks', 'acme', 'l')),
     ];
-    for (const other of others) expect(await emEspera(other)).toBe('done');
+    for (const other of others) expect(await emEspera(other, LIBRE_MS)).toBe('done');
     hold.open();
     await first;
   });
@@ -134,7 +134,7 @@ describe.skipIf(!onServer)('locks under concurrency (PostgreSQL)', () => {
     });
     await appended.opened;
     const other = db.tenant(b, (tx) => appendEvent(tx, b, 'test/locks', {}));
-    expect(await emEspera(other)).toBe('done');
+    expect(await emEspera(other, LIBRE_MS)).toBe('done');
     // And the same tenant still waits: its events commit in id order.
     const same = db.tenant(a, (tx) => appendEvent(tx, a, 'test/locks', {}));
     expect(await emEspera(same)).toBe('waiting');
