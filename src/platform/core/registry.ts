@@ -194,11 +194,21 @@ export class ServiceRegistry implements Registry {
 }
 
 /**
- * What a service offers of a kind (its imports, its exports), for the message that refuses another:
- * `its imports: A, B`, `it has no imports`, or `no such service` when `kinds` is undefined.
+ * A service's import or export `kind`, only as the service declares it (`constructor` is no kind),
+ * and what it does offer, for the message that refuses another: `its imports: A, B`, `it has no
+ * imports`, or `no such service`.
  */
-export function knownKinds(kinds: Record<string, unknown> | undefined, what: string): string {
-  if (!kinds) return 'no such service';
+export function declaredKind<W extends 'imports' | 'exports'>(
+  registry: Registry,
+  service: string,
+  which: W,
+  kind: string,
+): { target: ServiceDeclaration[W][string] | undefined; known: string } {
+  const kinds = registry.service(service)?.[which];
+  if (!kinds) return { target: undefined, known: 'no such service' };
   const names = Object.keys(kinds).sort();
-  return names.length ? `its ${what}: ${names.join(', ')}` : `it has no ${what}`;
+  return {
+    target: Object.hasOwn(kinds, kind) ? (kinds[kind] as ServiceDeclaration[W][string]) : undefined,
+    known: names.length ? `its ${which}: ${names.join(', ')}` : `it has no ${which}`,
+  };
 }

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { defineErrors } from '../../../platform/core/errors.ts';
-import { action, defineService, knownKinds, query } from '../../../platform/core/registry.ts';
+import { action, declaredKind, defineService, query } from '../../../platform/core/registry.ts';
 import { Type } from '../../../platform/core/schema.ts';
 import { standardOperations } from '../../../platform/core/standard.ts';
 import { ExportEventStatus } from '../../../platform/core/transfer-events.ts';
@@ -45,14 +45,8 @@ export default defineService({
       }),
       output: Type.Object({ exportJobId: ExportJobId }),
       handler: async (ctx, input) => {
-        const kinds = ctx.platform.registry.service(input.service)?.exports;
-        const target = kinds && Object.hasOwn(kinds, input.kind) ? kinds[input.kind] : undefined;
-        if (!target)
-          throw E.unknownKind({
-            service: input.service,
-            kind: input.kind,
-            known: knownKinds(kinds, 'exports'),
-          });
+        const { target, known } = declaredKind(ctx.platform.registry, input.service, 'exports', input.kind);
+        if (!target) throw E.unknownKind({ service: input.service, kind: input.kind, known });
         const all = Object.keys(target.fields);
         const fields = input.config.campos ?? all;
         const unknown = fields.find((f) => !all.includes(f));

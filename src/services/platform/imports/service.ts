@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, asc, count, eq } from 'drizzle-orm';
 import { blobs } from '../../../platform/blobs/tables.ts';
 import { defineErrors } from '../../../platform/core/errors.ts';
-import { action, defineService, knownKinds, query } from '../../../platform/core/registry.ts';
+import { action, declaredKind, defineService, query } from '../../../platform/core/registry.ts';
 import { DateTime, Int64, Type } from '../../../platform/core/schema.ts';
 import { standardOperations } from '../../../platform/core/standard.ts';
 import { ImportConfig } from '../../../platform/imports/actions.ts';
@@ -79,14 +79,8 @@ export default defineService({
       }),
       output: Type.Object({ importJobId: ImportJobId }),
       handler: async (ctx, input) => {
-        const kinds = ctx.platform.registry.service(input.service)?.imports;
-        const target = kinds && Object.hasOwn(kinds, input.kind) ? kinds[input.kind] : undefined;
-        if (!target)
-          throw E.unknownKind({
-            service: input.service,
-            kind: input.kind,
-            known: knownKinds(kinds, 'imports'),
-          });
+        const { target, known } = declaredKind(ctx.platform.registry, input.service, 'imports', input.kind);
+        if (!target) throw E.unknownKind({ service: input.service, kind: input.kind, known });
         const { arquivo } = input.config;
         const format = formatOf(arquivo, input.config.formato);
         const [file] = await ctx.store.select(blobs, eq(blobs.key, arquivo));
