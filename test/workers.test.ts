@@ -84,6 +84,27 @@ function postAlone(node: Node, path: string, key: string, body: unknown): Promis
   });
 }
 
+/**
+ * GET on a connection of its own; `sent` gets a promise of the request having been written. The
+ * answer: its status, or the error's code (a reset is ECONNRESET).
+ */
+function sendAlone(node: Node, path: string, key: string, sent: Promise<void>[]): Promise<number | string> {
+  return new Promise((resolve) => {
+    const req = request(`${node.base}${path}`, {
+      agent: false,
+      headers: { authorization: key, connection: 'close' },
+    });
+    sent.push(new Promise((done) => req.on('finish', done)));
+    req.on('response', (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+      res.on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
+    });
+    req.on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
+    req.end();
+  });
+}
+
 describeOnServer('WORKERS=2 on one PostgreSQL database', () => {
   let env: Record<string, string>;
   let node: Node;
@@ -233,9 +254,23 @@ describeOnServer('WORKERS=2 on one PostgreSQL database', () => {
     );
   }, 60_000);
 
-  it('stops every worker on SIGTERM, releasing every lease', async () => {
+  it('stops every worker on SIGTERM, answering every connection it accepted, releasing every lease', async () => {
     const workers = workerPids(node);
+    // A burst of connections, each with its whole request sent, then SIGTERM while they are being
+    // answered: the port closes, and every connection accepted before is answered (with Node's own
+    // sharing of the port, those still in the primary's queue were reset).
+    const BURST = 300;
+    const sent: Promise<void>[] = [];
+    const answers = Array.from({ length: BURST }, () =>
+      sendAlone(node, '/t/acme/bridge/1.0/rest/yms/patio/entities/planta', key, sent),
+    );
+    await Promise.all(sent);
+    await sleep(100);
     const exit = await node.stop('SIGTERM');
+    const outcomes = await Promise.all(answers);
+    const tally: Record<string, number> = {};
+    for (const o of outcomes) tally[o] = (tally[o] ?? 0) + 1;
+    expect(tally).toEqual({ 200: BURST });
     expect(exit, node.output()).toEqual({ code: 0, signal: null });
     expect(workers.filter(alive)).toEqual([]);
     const held = await db.query<{ n: number }>(

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { type App, type AppOptions, buildApp } from './app.ts';
-import { isClusterPrimary, isClusterWorker, runPrimary } from './cluster.ts';
+import { type Handed, isClusterPrimary, isClusterWorker, runPrimary, serveFromPrimary } from './cluster.ts';
 import { loadConfig } from './core/config.ts';
 import { ApiError } from './core/errors.ts';
 
@@ -18,19 +18,27 @@ export async function startServer(options: AppOptions): Promise<(App & { url: st
   const built = await buildApp(options);
   const { app, platform } = built;
   const { host, port } = platform.config;
-  const url = await app.listen({ host, port });
-  // A cluster's primary bootstraps once, for every worker.
-  if (!isClusterWorker()) await bootstrapDemo(built, url);
   let stopping = false;
   const stop = (why: string) => {
     // A second signal means now: no more waiting for work in progress.
     if (stopping) return void forceExit(built, `${why} again`);
     stopping = true;
-    void shutdown(built, why);
+    void shutdown(built, why, handed);
   };
-  if (isClusterWorker()) {
-    // The primary passes every stop signal on as SIGTERM; a terminal's Ctrl-C reaches the whole
-    // process group, so a worker leaves SIGINT to the primary rather than count it twice.
+  const worker = isClusterWorker();
+  // A worker serves the connections its primary accepted on the port (cluster.ts).
+  const handed = worker
+    ? await serveFromPrimary(app, () => stopping || stop('the primary stops'))
+    : undefined;
+  const url = worker ? `http://${host}:${port}` : await app.listen({ host, port });
+  if (worker) platform.log.info({ url }, `Server listening at ${url} (connections from the primary)`);
+  // A cluster's primary bootstraps once, for every worker.
+  else await bootstrapDemo(built, url);
+  if (worker) {
+    // The primary tells its workers to stop, and passes a second stop signal on as SIGTERM; a
+    // terminal's Ctrl-C reaches the whole process group, so a worker leaves SIGINT to the primary
+    // rather than count it twice. A SIGTERM sent to the whole group (systemd) and the primary's
+    // word are one stop, not two.
     process.on('SIGINT', () => {});
     process.on('SIGTERM', () => stop('SIGTERM'));
     // Without its primary a worker gets no more connections: it stops as on SIGTERM.
@@ -47,13 +55,15 @@ export async function startServer(options: AppOptions): Promise<(App & { url: st
  * and is handed back); release every lease; exit. Past SHUTDOWN_TIMEOUT_MS whatever still runs is
  * cut short, its leases are released, and the process exits anyway.
  */
-async function shutdown(built: App, signal: string): Promise<void> {
+async function shutdown(built: App, signal: string, handed?: Handed): Promise<void> {
   const { app, platform } = built;
   platform.log.info({ signal }, 'shutting down');
   const deadline = setTimeout(
     () => void forceExit(built, 'the shutdown deadline passed'),
     platform.config.shutdownTimeoutMs,
   );
+  // A worker's connections just handed to it are read before idle ones are closed (cluster.ts).
+  await handed?.settled();
   // A keep-alive connection is closed as soon as its request in flight is answered, rather than
   // held open until its keep-alive timeout (Node closes only the connections idle when close began).
   const idle = setInterval(() => app.server.closeIdleConnections(), 50);
