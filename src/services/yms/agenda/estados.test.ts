@@ -9,6 +9,7 @@ import {
   makePlanta,
   makeSequencia,
   makeVeiculo,
+  outboxOf,
   patioCall,
   seed,
 } from '../patio/fixtures.ts';
@@ -187,6 +188,19 @@ describe('the state table of spec 000 §3 with the chosen source states', () => 
     }
     expect(row.status).toBe(resultado);
     expect(h).toEqual([expect.objectContaining({ de, para: resultado })]);
+    // And told once, committed with it (a refusal told nothing: the outbox counted above).
+    const avisos = (await outboxOf(t, 'acme'))
+      .map((e) => ({ topic: e.topic, ...(e.payload as Record<string, unknown>) }))
+      .filter((e) => e.topic === 'yms/agenda/agendaAlterada' && e.agendaId === a.id);
+    expect(avisos).toEqual([
+      expect.objectContaining({
+        operacao: 'ESTADO',
+        codigo: Number(a.codigo),
+        status: resultado,
+        de,
+        para: resultado,
+      }),
+    ]);
     if (resultado === 'AGENDADO')
       expect(row).toMatchObject({ circuitoId: null, execucaoCircuitoId: null, inicioExecucao: null });
   });
