@@ -190,7 +190,7 @@ describe('the state table of spec 000 §3 with the chosen source states', () => 
     expect(h).toEqual([expect.objectContaining({ de, para: resultado })]);
     // And told once, committed with it (a refusal told nothing: the outbox counted above).
     const avisos = (await outboxOf(t, 'acme'))
-      .map((e) => ({ topic: e.topic, ...(e.payload as Record<string, unknown>) }))
+      .map((e): Record<string, unknown> => ({ topic: e.topic, ...(e.payload as Record<string, unknown>) }))
       .filter((e) => e.topic === 'yms/agenda/agendaAlterada' && e.agendaId === a.id);
     expect(avisos).toEqual([
       expect.objectContaining({
