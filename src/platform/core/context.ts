@@ -1,4 +1,5 @@
 import type { Tx } from './db/database.ts';
+import { sqlState } from './db/errors.ts';
 import { Store } from './db/store.ts';
 import type {
   Ctx,
@@ -9,7 +10,7 @@ import type {
   TransactionMode,
 } from './declarations.ts';
 import { errors } from './errors.ts';
-import { appendEvent } from './outbox.ts';
+import { appendEvent, appendQueued, checkTopic, QUEUED_EVENTS, type QueuedEvent } from './outbox.ts';
 import { validate } from './validation.ts';
 
 // The context every handler gets (STYLE.md "Context passed in, never global"): who calls, for which
@@ -29,6 +30,7 @@ interface TransactionScope {
   locals: Map<symbol, unknown>;
 }
 const newScope = (): TransactionScope => ({ hooks: [], locals: new Map() });
+const queuedOf = (scope: TransactionScope) => scope.locals.get(QUEUED_EVENTS) as QueuedEvent[] | undefined;
 
 class OperationContext implements Ctx {
   readonly service: ServiceDeclaration;
@@ -101,19 +103,25 @@ class OperationContext implements Ctx {
     const kind = `${this.service.id}/${job}`;
     if (!this.platform.registry.job(kind)) throw errors.internal(`Unknown job ${kind}`);
     const id = await this.platform.jobs.enqueue(this.tx, this.tenant.name, kind, payload, options);
-    this.invocation.onJob?.(id);
-    this.afterCommit(() => this.platform.jobs.wake());
+    // Told once the job exists: not for an attempt the database undid (run() runs it again).
+    this.afterCommit(() => {
+      this.invocation.onJob?.(id);
+      this.platform.jobs.wake();
+    });
     return id;
   }
 
-  async emit(topic: string, payload: unknown): Promise<number> {
-    // An operation without a transaction commits its event on its own.
-    const append = (tx: Tx) => appendEvent(tx, this.tenant.name, topic, payload);
-    const id = this.transaction
-      ? await append(this.transaction)
-      : await this.platform.db.tenant(this.tenant.name, append);
+  async emit(topic: string, payload: unknown): Promise<void> {
+    // Appended last, just before the commit (outbox.ts appendQueued); an operation without a
+    // transaction commits its event on its own.
+    checkTopic(topic);
+    if (this.transaction)
+      this.transactionLocal<QueuedEvent[]>(QUEUED_EVENTS, () => []).push({ topic, payload });
+    else
+      await this.platform.db.tenant(this.tenant.name, (tx) =>
+        appendEvent(tx, this.tenant.name, topic, payload),
+      );
     this.afterCommit(() => this.platform.events.wake());
-    return id;
   }
 
   afterCommit(fn: () => unknown): void {
@@ -145,19 +153,43 @@ export async function run<T>(
 ): Promise<T> {
   // A fresh scope for every attempt of the transaction's work: nothing of one carries into the next.
   let scope = newScope();
-  const inTx = (tx: Tx | undefined) => {
+  const inTx = async (tx: Tx | undefined) => {
     scope = newScope();
-    return work(new OperationContext(platform, service, invocation, tx, scope));
+    const result = await work(new OperationContext(platform, service, invocation, tx, scope));
+    if (tx) await appendQueued(tx, invocation.tenant.name, queuedOf(scope));
+    return result;
   };
-  const result =
+  const once = () =>
     mode === 'none'
-      ? await inTx(undefined)
+      ? inTx(undefined)
       : mode === 'system'
-        ? await platform.db.system(inTx)
-        : await platform.db.tenant(invocation.tenant.name, inTx, { reads: mode === 'reads' });
+        ? platform.db.system(inTx)
+        : platform.db.tenant(invocation.tenant.name, inTx, { reads: mode === 'reads' });
+  let result: T;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      result = await once();
+      break;
+    } catch (err) {
+      // The database chose this transaction to undo (a deadlock, a serialization failure): nothing
+      // of it happened, so it runs again, a few times, each after a short random pause
+      // (docs/platform.md "Transactions run again").
+      if (mode === 'none' || attempt >= RUNS || !RUN_AGAIN.has(sqlState(err) ?? '')) throw err;
+      invocation.log.info(
+        { attempt, sqlState: sqlState(err) },
+        'transaction undone by the database; running it again',
+      );
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
+    }
+  }
   for (const hook of scope.hooks) await hook();
   return result;
 }
+
+/** SQLSTATEs of a transaction the database undid whole, which may succeed when run again. */
+const RUN_AGAIN = new Set(['40P01', '40001']);
+/** Runs of one transaction at most. */
+const RUNS = 4;
 
 /**
  * Runs one declared operation in its own transaction. Where the tenant bound an ACTIVE function to
@@ -228,5 +260,6 @@ export async function executeJob(
 ): Promise<{ result: unknown; hooks: Array<() => unknown> }> {
   const scope = newScope();
   const result = await handler(new OperationContext(platform, service, invocation, tx, scope));
+  if (tx) await appendQueued(tx, invocation.tenant.name, queuedOf(scope));
   return { result, hooks: scope.hooks };
 }

@@ -260,7 +260,7 @@ export interface Ctx {
   /** Enqueues a durable job of this service; it commits (or not) with the operation. */
   enqueue(job: string, payload?: unknown, options?: { runAt?: Date }): Promise<string>;
   /** Appends an event to the outbox in this transaction: it is published exactly if the operation commits. */
-  emit(topic: string, payload: unknown): Promise<number>;
+  emit(topic: string, payload: unknown): Promise<void>;
   /**
    * Runs after the transaction commits (cache eviction, waking workers); the operation answers once
    * what `fn` returns has settled.

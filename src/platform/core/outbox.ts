@@ -18,13 +18,36 @@ export interface EventRecord {
 export const OUTBOX_LOCK = 'platform/outbox';
 const TOPIC = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*$/;
 
+/** An event an operation emitted, appended when its transaction is about to commit. */
+export interface QueuedEvent {
+  topic: string;
+  payload: unknown;
+}
+
+/** The transaction-local list (Ctx.transactionLocal) of the events an operation emitted. */
+export const QUEUED_EVENTS = Symbol('queued events');
+
+/** Checks an event's topic when it is emitted, not at commit. */
+export function checkTopic(topic: string): void {
+  if (!TOPIC.test(topic)) throw new Error(`invalid event topic ${JSON.stringify(topic)}`);
+}
+
 /**
- * Appends an event. The per-tenant lock is taken before the identity value is drawn and held until
+ * Appends a transaction's emitted events, in order, as its last work before the commit: the
+ * per-tenant lock is then the transaction's last lock, held only for its commit (docs/events.md
+ * "Ordering").
+ */
+export async function appendQueued(tx: Tx, tenant: string, queued: QueuedEvent[] | undefined): Promise<void> {
+  for (const e of queued ?? []) await appendEvent(tx, tenant, e.topic, e.payload);
+}
+
+/**
+ * Appends an event now. The per-tenant lock is taken before the identity value is drawn and held until
  * commit, so a tenant's ids commit in increasing order: a consumer's cursor `id > last` can never
  * pass a record that commits later with a smaller id. Tenants never wait for each other.
  */
 export async function appendEvent(tx: Tx, tenant: string, topic: string, payload: unknown): Promise<number> {
-  if (!TOPIC.test(topic)) throw new Error(`invalid event topic ${JSON.stringify(topic)}`);
+  checkTopic(topic);
   const result = await tx.execute(sql`
     with l as (select ${lockExpression(lockName(OUTBOX_LOCK, tenant))})
     insert into outbox (tenant, topic, payload)

@@ -1,8 +1,14 @@
+import { advisoryLock } from '../core/db/locks.ts';
+import { inSavepoint } from '../core/db/savepoint.ts';
 import { errors } from '../core/errors.ts';
+import { appendEvent } from '../core/outbox.ts';
 import { action, defineService, event } from '../core/registry.ts';
 import { Type } from '../core/schema.ts';
 
 // A small service that emits, for the event machinery's tests.
+
+/** Runs of the `steps` action's handler, by tag. */
+export const runs = new Map<string, number>();
 
 export const yard = defineService({
   domain: 'test',
@@ -17,6 +23,29 @@ export const yard = defineService({
         return undefined;
       },
     }),
+    // Steps in order: `emit` (ctx.emit), `lock:<name>` (an advisory lock held until commit),
+    // `wait:<ms>`, `refused` (an emit in a savepoint then refused). Every run of the handler is counted in `runs`, by tag: the platform runs a
+    // transaction the database undid again (run-again.test.ts).
+    steps: action({
+      input: Type.Object({ tag: Type.String(), steps: Type.Array(Type.String()) }),
+      output: Type.Object({}),
+      handler: async (ctx, input) => {
+        runs.set(input.tag, (runs.get(input.tag) ?? 0) + 1);
+        for (const step of input.steps) {
+          const [what, arg = ''] = step.split(':');
+          if (what === 'emit') await ctx.emit('test/yard/stepped', { tag: input.tag });
+          else if (what === 'lock') await advisoryLock(ctx.tx, 'test/yard', ctx.tenant.name, arg);
+          else if (what === 'wait') await new Promise((resolve) => setTimeout(resolve, Number(arg)));
+          else if (what === 'refused')
+            // Work in a savepoint that is refused: its event goes with it.
+            await inSavepoint(ctx, async () => {
+              await ctx.emit('test/yard/undone', { tag: input.tag });
+              throw errors.unprocessable('refused in a savepoint');
+            });
+        }
+        return {};
+      },
+    }),
     emit: action({
       input: Type.Object({
         topic: Type.String(),
@@ -25,7 +54,9 @@ export const yard = defineService({
       }),
       output: Type.Object({ id: Type.Integer() }),
       handler: async (ctx, input) => {
-        const id = await ctx.emit(input.topic, input.payload ?? {});
+        // Appended now, to answer its id (ctx.emit appends at commit).
+        const id = await appendEvent(ctx.tx, ctx.tenant.name, input.topic, input.payload ?? {});
+        ctx.afterCommit(() => ctx.platform.events.wake());
         if (input.fail) throw errors.unprocessable('failed after emitting');
         return { id };
       },

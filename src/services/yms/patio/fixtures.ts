@@ -95,7 +95,7 @@ export function asTenant<T>(
       store: new Store(tx, tenant),
       now,
       caller: { kind: 'system', scope: 'full' },
-      emit: (topic, payload) => appendEvent(tx, tenant, topic, payload),
+      emit: async (topic, payload) => void (await appendEvent(tx, tenant, topic, payload)),
     }),
   );
 }
