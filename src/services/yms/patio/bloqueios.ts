@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import type { Ctx } from '../../../platform/core/declarations.ts';
 import { errors } from '../../../platform/core/errors.ts';
 import { action } from '../../../platform/core/registry.ts';
@@ -15,6 +15,28 @@ import { composicaoVeiculo, motorista, veiculo } from './tables/veiculos.ts';
 const Uuid = (description: string) => Type.String({ format: 'uuid', description });
 const Motivo = (description: string) => Type.String({ minLength: 1, maxLength: 255, description });
 
+/** A composition that has this vehicle as a part. */
+const comPeca = (veiculoId: string) => {
+  const c = composicaoVeiculo;
+  return sql`(${c.cavaloId} = ${veiculoId} or ${veiculoId}::uuid = any(${c.reboqueIds}))`;
+};
+
+/**
+ * Locks the compositions that have this vehicle as a part (FOR UPDATE, in id order) before the
+ * vehicle's block changes: two block changes of parts of one composition take turns, so the second
+ * recomputes it from what the first committed (docs/patio.md "Blocking"). Compositions before
+ * vehicles, as the composition's own edits do (the engine's FOR UPDATE, then its parts FOR SHARE).
+ */
+async function travarComposicoes(ctx: Ctx, veiculoId: string): Promise<void> {
+  const c = composicaoVeiculo;
+  await ctx.tx
+    .select({ id: c.id })
+    .from(c)
+    .where(ctx.store.scope(c, comPeca(veiculoId)))
+    .orderBy(asc(c.id))
+    .for('update');
+}
+
 /** Recomputes every composition that has this vehicle as a part (after the vehicle's block changed). */
 async function recomputarComposicoes(ctx: Ctx, veiculoId: string): Promise<void> {
   const c = composicaoVeiculo;
@@ -25,7 +47,7 @@ async function recomputarComposicoes(ctx: Ctx, veiculoId: string): Promise<void>
         select 1 from ${veiculo} where ${veiculo.tenant} = ${c.tenant} and ${veiculo.bloqueado}
           and (${veiculo.id} = ${c.cavaloId} or ${veiculo.id} = any(${c.reboqueIds})))`,
     },
-    sql`(${c.cavaloId} = ${veiculoId} or ${veiculoId}::uuid = any(${c.reboqueIds}))`,
+    comPeca(veiculoId),
   );
 }
 
@@ -37,6 +59,7 @@ function motivoDe(motivo: string): string {
 }
 
 async function bloquear(ctx: Ctx, veiculoId: string, motivo: string | null) {
+  await travarComposicoes(ctx, veiculoId);
   const [row] = await ctx.store
     .update(
       veiculo,
@@ -99,10 +122,12 @@ export const bloqueios = {
       statusComposicaoVeiculo: Type.Boolean({ description: 'true when the composition ended blocked' }),
     }),
     handler: async (ctx, input) => {
-      const [atual] = await ctx.store.select(
-        composicaoVeiculo,
-        eq(composicaoVeiculo.id, input.composicaoVeiculoId),
-      );
+      // Locked, then its parts read FOR SHARE: a part's block changing meanwhile waits, or is seen.
+      const [atual] = await ctx.tx
+        .select()
+        .from(composicaoVeiculo)
+        .where(ctx.store.scope(composicaoVeiculo, eq(composicaoVeiculo.id, input.composicaoVeiculoId)))
+        .for('update');
       if (!atual) throw E.composicaoNotFound({ id: input.composicaoVeiculoId });
       const motivo = input.motivo?.trim() ? input.motivo.trim() : null;
       const { bloqueado } = await bloqueioDaComposicao(ctx, [atual.cavaloId, ...atual.reboqueIds], motivo);

@@ -1,4 +1,4 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { asc, eq, inArray } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { TenantTable } from '../../../platform/core/db/store.ts';
 import type { Ctx, EntityRow } from '../../../platform/core/declarations.ts';
@@ -74,12 +74,15 @@ export async function bloqueioDaComposicao(
   partes: string[],
   motivo: string | null,
 ): Promise<{ bloqueado: boolean }> {
-  if (motivo) return { bloqueado: true };
-  const bloqueadas = await ctx.store.select(
-    veiculoTable,
-    and(inArray(veiculoTable.id, partes), eq(veiculoTable.bloqueado, true)),
-  );
-  return { bloqueado: bloqueadas.length > 0 };
+  // The parts FOR SHARE, in id order: a part's block change (bloqueios.ts) waits for this
+  // composition's write to commit, then recomputes it; or this read waits for it, and sees it.
+  const pecas = await ctx.tx
+    .select({ bloqueado: veiculoTable.bloqueado })
+    .from(veiculoTable)
+    .where(ctx.store.scope(veiculoTable, inArray(veiculoTable.id, partes)))
+    .orderBy(asc(veiculoTable.id))
+    .for('share');
+  return { bloqueado: motivo !== null || pecas.some((p) => p.bloqueado) };
 }
 
 /** Keeps the fields only the yard's actions change: their stored value, or the default on create. */

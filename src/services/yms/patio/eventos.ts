@@ -1,4 +1,5 @@
 import { and, desc, eq, isNull } from 'drizzle-orm';
+import { advisoryLock } from '../../../platform/core/db/locks.ts';
 import type { Ctx } from '../../../platform/core/declarations.ts';
 import { event, query } from '../../../platform/core/registry.ts';
 import { DateTime, Record as SpecRecord, type Static, Type } from '../../../platform/core/schema.ts';
@@ -103,6 +104,9 @@ async function fato(ctx: Ctx, input: YardInput): Promise<Fato> {
     [v] = await ctx.store.select(veiculo, eq(veiculo.placa, normalizePlaca(input.placa)));
     if (!v) throw E.placaNaoCadastrada({ placa: normalizePlaca(input.placa) });
   } else throw E.veiculoNaoIdentificado();
+  // The reports of one vehicle take turns (docs/patio.md "Yard events"): each reads the stay, the
+  // arrival and the spot as the one before it left them. Taken before any area's lock (fila.ts).
+  await advisoryLock(ctx.tx, 'yms/patio/presenca', ctx.store.tenant, v.id);
   if (input.motoristaId) {
     const [m] = await ctx.store.select(motorista, eq(motorista.id, input.motoristaId));
     if (!m) throw E.motoristaNotFound({ id: input.motoristaId });
