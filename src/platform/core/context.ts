@@ -171,10 +171,13 @@ export async function run<T>(
       result = await once();
       break;
     } catch (err) {
-      // The database chose this transaction to undo (a deadlock, a serialization failure): nothing
-      // of it happened, so it runs again, a few times, each after a short random pause
-      // (docs/platform.md "Transactions run again").
-      if (mode === 'none' || attempt >= RUNS || !RUN_AGAIN.has(sqlState(err) ?? '')) throw err;
+      // The database undid this transaction for what another one did at the same time (a deadlock,
+      // a serialization failure; a key or a referenced row another committed meanwhile): nothing of
+      // it happened, so it runs again, a few times, each after a short random pause, and answers as
+      // it would have after the other one (docs/platform.md "Transactions run again").
+      const state = sqlState(err) ?? '';
+      if (mode === 'none' || !(state in RUN_AGAIN)) throw err;
+      if (attempt >= RUNS) throw RUN_AGAIN[state as keyof typeof RUN_AGAIN]();
       invocation.log.info(
         { attempt, sqlState: sqlState(err) },
         'transaction undone by the database; running it again',
@@ -186,8 +189,17 @@ export async function run<T>(
   return result;
 }
 
-/** SQLSTATEs of a transaction the database undid whole, which may succeed when run again. */
-const RUN_AGAIN = new Set(['40P01', '40001']);
+/**
+ * SQLSTATEs of a transaction the database undid whole, which may succeed (or be refused by its own
+ * checks) when run again; and the answer when every run was undone.
+ */
+const RUN_AGAIN = {
+  '40P01': () => errors.conflict('The request met other changes at the same time; try again'),
+  '40001': () => errors.conflict('The request met other changes at the same time; try again'),
+  '23505': () => errors.conflict('The request conflicts with a record written at the same time'),
+  '23503': () =>
+    errors.unprocessable('A record the request names does not exist, or was deleted at the same time'),
+};
 /** Runs of one transaction at most. */
 const RUNS = 4;
 

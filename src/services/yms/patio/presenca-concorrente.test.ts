@@ -12,6 +12,7 @@ import {
   outboxOf,
   patioCall,
   seed,
+  seedPatio,
 } from './fixtures.ts';
 import { area, planta, vaga } from './tables/plantas.ts';
 import { controleArea, presencaPatio } from './tables/presencas.ts';
@@ -128,6 +129,38 @@ describe.skipIf(!process.env.DATABASE_URL)('one truck reported several times at 
       for (const r of respostas) expect(r.statusCode, r.body).toBe(200);
       expect(await naDoca(v!.id)).toEqual({ vagas: 1, chegadasAbertas: 1, estadias: 1 });
     }
+  });
+});
+
+describe.skipIf(!process.env.DATABASE_URL)('a delete racing an operation that names the record', () => {
+  let t: TestApp;
+  let patio: ReturnType<typeof patioCall>;
+  let plantaId: string;
+
+  beforeAll(async () => {
+    t = await testApp({ db: await bancoDeCorrida() });
+    patio = patioCall(t, 'acme', await t.tenant('acme'));
+    plantaId = (await seed(t, 'acme', planta, [makePlanta()]))[0]!.id;
+  });
+
+  it('a circuit deleted while an execution of it starts: the start answers as after the delete (404), never 500', async () => {
+    const vistos = new Set<number>();
+    for (let rodada = 0; rodada < RODADAS * 2; rodada++) {
+      const { circuitoId } = await seedPatio(t, 'acme', plantaId);
+      const [v] = await seed(t, 'acme', veiculo, [makeVeiculo()]);
+      const [inicio, remocao] = await aoMesmoTempo([
+        () => patio('actions/iniciarExecucaoCircuito', { circuitoId, veiculoId: v!.id }),
+        depois(rodada % 4, () => patio(`entities/circuito/${circuitoId}`, undefined, { method: 'DELETE' })),
+      ]);
+      // Either order: the start first (the delete refused: still named), or the delete first.
+      if (inicio!.statusCode === 200) expect(remocao!.statusCode, remocao!.body).toBe(422);
+      else {
+        expect(inicio!.statusCode, inicio!.body).toBe(404);
+        expect(remocao!.statusCode, remocao!.body).toBe(200);
+      }
+      vistos.add(inicio!.statusCode);
+    }
+    expect([...vistos].every((s) => s === 200 || s === 404)).toBe(true);
   });
 });
 
