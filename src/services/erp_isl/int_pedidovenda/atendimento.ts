@@ -31,6 +31,22 @@ export interface Atendimento {
 }
 
 /**
+ * Locks the orders of these keys (those Ponte holds), in key order, until commit. A caller that
+ * attends items of several orders takes them all first: two pre-invoices whose items name the same
+ * orders in opposite orders then take turns instead of deadlocking.
+ */
+export async function travarPedidosVenda(ctx: Ctx, chaves: Atendimento['chave'][]): Promise<void> {
+  const unicas = [...new Map(chaves.map((k) => [idChave(k), k])).entries()].sort(([a], [b]) =>
+    a < b ? -1 : a > b ? 1 : 0,
+  );
+  for (const [, k] of unicas) await travarPedido(ctx, k);
+}
+
+/** An order key as one string that sorts like the key (numbers padded). */
+const idChave = (k: Atendimento['chave']) =>
+  [k.codigoEmpresa, k.codigoFilial, k.numeroPedidoVenda].map((n) => String(n).padStart(20, '0')).join('/');
+
+/**
  * Applies an attendance to an order item Ponte holds; undefined when the tenant holds no order of
  * that key (nothing to keep consistent). 404 when the order is held but the item is not, 409 when
  * the order or the item is Cancelado and more would be attended, 422 past the open quantity.

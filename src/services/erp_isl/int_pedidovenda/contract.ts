@@ -187,4 +187,4 @@ export async function pedidosVenda(
 }
 
 // Pre-invoices attending order items (erp_isl/int_prefatura): atendimento.ts says how.
-export { type Atendimento, atenderItemPedidoVenda } from './atendimento.ts';
+export { type Atendimento, atenderItemPedidoVenda, travarPedidosVenda } from './atendimento.ts';

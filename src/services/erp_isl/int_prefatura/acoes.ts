@@ -15,6 +15,7 @@ import {
   registrar,
   travar,
   travarOu404,
+  travarPedidosDe,
 } from './prefaturas.ts';
 import {
   AlterarItemSitPreFatura,
@@ -81,7 +82,9 @@ async function definirSituacao(
   op: string,
   mudancas: Mudanca[],
 ) {
-  for (const item of await itens(ctx, p.id)) {
+  const lista = await itens(ctx, p.id);
+  if (nova === 'Cancelada') await travarPedidosDe(ctx, p, lista);
+  for (const item of lista) {
     if (item.situacaoPreFatura === 'Cancelada') continue;
     const m = await situacaoItem(ctx, p, item, nova, 'situacaoPreFatura', op);
     if (m) mudancas.push(m);
@@ -179,6 +182,11 @@ export const acoes = {
         seen.add(a.sequenciaItem);
       });
       const lista = await itens(ctx, p.id);
+      await travarPedidosDe(
+        ctx,
+        p,
+        lista.filter((x) => seen.has(x.sequenciaPreFatura)),
+      );
       const mudancas: Mudanca[] = [];
       const who = quem(ctx);
       for (const [i, a] of alteracoes.entries()) {

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Ctx } from '../../../platform/core/declarations.ts';
 import { uuid5 } from '../../../platform/core/uuid5.ts';
-import { atenderItemPedidoVenda } from '../int_pedidovenda/contract.ts';
+import { atenderItemPedidoVenda, travarPedidosVenda } from '../int_pedidovenda/contract.ts';
 import { E } from './errors.ts';
 import type { SituacaoPreFatura } from './situacoes.ts';
 import { historicoPreFatura, itemPreFatura, lotePreFatura, preFatura } from './tables.ts';
@@ -159,6 +159,24 @@ export async function registrar(
   );
   if (p.situacaoPreFatura === 'AguardandoIntWMS' && antes !== 'AguardandoIntWMS')
     await ctx.emit(`${TOPICO}/preFaturaAguardandoIntWMS`, { ...chaveDe(p), id: p.id, preFatura: atual });
+}
+
+/** Locks the orders these items name, in key order, before any is attended (travarPedidosVenda). */
+export async function travarPedidosDe(ctx: Ctx, p: PreFatura, itens: Item[]): Promise<void> {
+  await travarPedidosVenda(
+    ctx,
+    itens.flatMap((i) =>
+      i.numeroPedidoVenda == null
+        ? []
+        : [
+            {
+              codigoEmpresa: p.codigoEmpresa,
+              codigoFilial: p.codigoFilial,
+              numeroPedidoVenda: i.numeroPedidoVenda,
+            },
+          ],
+    ),
+  );
 }
 
 /**
