@@ -41,10 +41,13 @@ export default defineService({
         const { save, results } = planBatch(parseIds(input.ids), parseEntities(input.jsonText));
         if (save.length > 0) {
           const now = ctx.now();
+          // Written in id order, so two batches naming the same ids in other orders take turns on
+          // their rows instead of deadlocking.
+          const inOrder = [...save].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
           await ctx.store
             .insert(
               integrationEntities,
-              save.map((e) => ({
+              inOrder.map((e) => ({
                 serviceName: input.serviceName,
                 collectionName: input.collectionName,
                 entityId: e.id,
