@@ -42,7 +42,7 @@ export const RecContratosVendaComParcelas = Record(
 export const CalcularFluxoCaixa = Type.Optional(
   Type.Boolean({
     description:
-      'cash-flow calculation: true answers only the installments still to receive, those whose vencimentoUtil is today or later (tenant time zone), and none of a cancelled contract or order',
+      'cash-flow calculation: true answers only the installments still to receive, those whose vencimentoUtil is today or later (tenant time zone), and none of a cancelled contract or order; an order item counts only for its open quantity (not cancelled, not attended by pre-invoices)',
   }),
 );
 

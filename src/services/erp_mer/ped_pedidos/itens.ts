@@ -40,3 +40,28 @@ export function itensParcelaveis(pedido: PedidoVendaLido): ItemParcelavel[] {
   // Product items first, then service items, each by sequenciaItem (as int_pedidovenda lists them).
   return out.sort((a, b) => Number(b.produto) - Number(a.produto) || a.sequenciaItem - b.sequenciaItem);
 }
+
+/**
+ * What of an order is still to receive (calcularFluxoCaixa, docs/ped_pedidos.md): each item's value
+ * above for its open quantity only, rounded to the cent. int_pedidovenda keeps quantidadeAberta as
+ * the quantity less what was cancelled (the ERP's alterarPedidoVenda, a cancelled item or order, a
+ * pre-invoice's cancelaSaldoPedido) and less what pre-invoices attend (from there the invoice,
+ * not the order, is what is received). An item with nothing open, a Cancelado item and every
+ * item of a Cancelado order are left out; service items carry no such quantities and count whole.
+ */
+export function itensEmAberto(pedido: PedidoVendaLido): ItemParcelavel[] {
+  if (pedido.situacaoPedidoVenda === 'Cancelado') return [];
+  const chave = (produto: boolean, sequenciaItem: number) => `${produto}/${sequenciaItem}`;
+  const itens = new Map(pedido.itens.map((i) => [chave(i.produto, i.sequenciaItem), i]));
+  return itensParcelaveis(pedido).flatMap((parcelavel) => {
+    const item = itens.get(chave(parcelavel.produto, parcelavel.sequenciaItem))!;
+    if (item.situacaoPedidoVenda === 'Cancelado') return [];
+    // An item of quantity 0 (its share came from equal weights) has nothing cancelled: all open.
+    if (item.quantidade <= 0) return [parcelavel];
+    const aberta = Math.min(item.quantidade, Math.max(0, item.quantidadeAberta));
+    if (aberta <= 0) return [];
+    // Divided last, so a share that is a whole number of cents comes out exact.
+    const valor = Math.round((centavos(parcelavel.valor) * aberta) / item.quantidade) / 100;
+    return [{ ...parcelavel, valor }];
+  });
+}

@@ -4,7 +4,7 @@ import { calcularParcelas } from '../../erp_agr/com_comum/contract.ts';
 import { pedidosVenda } from '../../erp_isl/int_pedidovenda/contract.ts';
 import { fluxoDeCaixa } from '../ctr_contratos/contract.ts';
 import { E } from './errors.ts';
-import { itensParcelaveis } from './itens.ts';
+import { itensEmAberto, itensParcelaveis } from './itens.ts';
 import { ObterParcelasPedidoVendaInput, ObterParcelasPedidoVendaOutput } from './schemas.ts';
 
 // obterParcelasPedidoVenda (spec 001 §4.6; docs/ped_pedidos.md): each order asked for, as
@@ -33,33 +33,20 @@ export const obterParcelasPedidoVenda = query({
       if (!pedido) throw E.pedidoNotFound({ index, ...input.pedidoVenda[index]! });
       return pedido;
     });
+    // The cash flow splits only what is still to receive of each item (itens.ts itensEmAberto).
+    const aReceber = input.calcularFluxoCaixa ? itensEmAberto : itensParcelaveis;
     const parcelas = await calcularParcelas(
       ctx,
       pedidos.map((p) => ({
         condicaoPagamento: p.codigoCondicaoPagamento,
         dataBase: p.dataEmissao,
-        itens: itensParcelaveis(p),
+        itens: aReceber(p),
       })),
     );
     const hoje = dateIn(ctx.tenant.timeZone, ctx.now());
     return {
       pedidosVendaComParcelas: input.pedidoVenda.map((p, i) => {
-        const pedido = pedidos[i]!;
-        let parcelasPedido = parcelas[i]!;
-        if (input.calcularFluxoCaixa) {
-          // Nothing to receive from a cancelled order or a cancelled product item (design).
-          const cancelados = new Set(
-            pedido.itens
-              .filter((it) => it.produto && it.situacaoPedidoVenda === 'Cancelado')
-              .map((it) => it.sequenciaItem),
-          );
-          parcelasPedido =
-            pedido.situacaoPedidoVenda === 'Cancelado'
-              ? []
-              : fluxoDeCaixa(parcelasPedido, hoje).filter(
-                  (q) => !(q.produto && cancelados.has(q.sequenciaItem)),
-                );
-        }
+        const parcelasPedido = input.calcularFluxoCaixa ? fluxoDeCaixa(parcelas[i]!, hoje) : parcelas[i]!;
         return {
           empresa: p.empresa,
           filial: p.filial,
