@@ -209,6 +209,9 @@ describe('entity routes', () => {
       `veiculo?filter=${encodeURIComponent("placa eq 'BUL0004' or placa eq 'BUL0005'")}`,
     );
     expect(list.json()).toEqual([]);
+    // An empty batch (a sync with nothing new) is a 200 that creates nothing: the spec sets no minimum.
+    const vazio = await req('POST', 'veiculo/bulk', []);
+    expect([vazio.statusCode, vazio.json()]).toEqual([200, []]);
   });
 
   it('lists pages with size, offset as the page index, the total in a header, filter and orderby', async () => {
@@ -245,6 +248,14 @@ describe('entity routes', () => {
     expect(first.carretaVeiculoId).toBe(id);
     const list = await req('GET', `veiculo/${id}/carretas`);
     expect(list.json()).toHaveLength(2);
+    // Empty lists add or change nothing (200); the parent must still exist.
+    for (const method of ['POST', 'PATCH'] as const) {
+      const vazio = await req(method, `veiculo/${id}/carretas`, []);
+      expect([vazio.statusCode, vazio.json()]).toEqual([200, []]);
+      const semPai = await req(method, 'veiculo/00000000-0000-4000-8000-000000000000/carretas', []);
+      expect(semPai.statusCode).toBe(404);
+    }
+    expect((await req('GET', `veiculo/${id}/carretas`)).json()).toHaveLength(2);
     // A patch cannot move a child to another parent: the link comes from the path.
     const moved = await req('PATCH', `veiculo/${id}/carretas`, [
       { id: second.id, eixos: 2, carretaVeiculoId: '00000000-0000-4000-8000-000000000000' },

@@ -134,7 +134,7 @@ export function registerEntities(
   route(
     'POST',
     `${base}/bulk`,
-    { body: Type.Array(entity.input, { minItems: 1, maxItems: MAX_BULK }), ...ok(many) },
+    { body: Type.Array(entity.input, { maxItems: MAX_BULK }), ...ok(many) },
     async (ctx, r) => ({ body: await engine.bulk(ctx, body(r)) }),
     `Creates many ${entity.name} records, all or none`,
     `${entity.name}_bulk`,
@@ -201,7 +201,7 @@ export function registerEntities(
       url,
       {
         params: ParentParams,
-        body: Type.Array(childEntity.input, { minItems: 1, maxItems: MAX_BULK }),
+        body: Type.Array(childEntity.input, { maxItems: MAX_BULK }),
         ...ok(childMany),
       },
       async (ctx, r) => {
@@ -217,7 +217,7 @@ export function registerEntities(
       url,
       {
         params: ParentParams,
-        body: Type.Array(withId(childEntity), { minItems: 1, maxItems: MAX_BULK }),
+        body: Type.Array(withId(childEntity), { maxItems: MAX_BULK }),
         ...ok(childMany),
       },
       async (ctx, r) => {
