@@ -66,7 +66,10 @@ export interface StandardOptions {
   metadata?: boolean;
 }
 
-const HeathcheckDTO = Enum(['UP', 'DOWN']);
+// The health enums by the spec's names (spec 001 §2: heathcheckDTO, as spelled there; upDown),
+// named definitions in the documents as functions' healthCheckStatus is.
+const HeathcheckDTO = Record('heathcheckDTO', Enum(['UP', 'DOWN']));
+const UpDown = Record('upDown', Enum(['UP', 'DOWN']));
 
 export function standardOperations(options: StandardOptions): Record<string, Operation> {
   const ops: Record<string, Operation> = {};
@@ -126,9 +129,9 @@ export function standardOperations(options: StandardOptions): Record<string, Ope
             transaction: 'none',
             input: Type.Object({}),
             output: Type.Object({
-              status: Enum(['UP', 'DOWN']),
+              status: UpDown,
               checks: Type.Array(
-                Record('checkData', Type.Object({ name: Type.String(), status: Enum(['UP', 'DOWN']) })),
+                Record('checkData', Type.Object({ name: Type.String(), status: UpDown })),
                 {
                   minItems: 1,
                 },
