@@ -130,12 +130,9 @@ export function standardOperations(options: StandardOptions): Record<string, Ope
             input: Type.Object({}),
             output: Type.Object({
               status: UpDown,
-              checks: Type.Array(
-                Record('checkData', Type.Object({ name: Type.String(), status: UpDown })),
-                {
-                  minItems: 1,
-                },
-              ),
+              checks: Type.Array(Record('checkData', Type.Object({ name: Type.String(), status: UpDown })), {
+                minItems: 1,
+              }),
             }),
             handler: async (ctx) => {
               const checks = await runChecks(ctx.platform);
