@@ -3,6 +3,7 @@ import { inSavepoint } from '../../../platform/core/db/savepoint.ts';
 import type { Ctx, SubscriptionDeclaration } from '../../../platform/core/declarations.ts';
 import { ApiError } from '../../../platform/core/errors.ts';
 import type { EventRecord } from '../../../platform/core/outbox.ts';
+import { requireReferenced } from '../../../platform/core/references.ts';
 import { action } from '../../../platform/core/registry.ts';
 import { Type } from '../../../platform/core/schema.ts';
 import { agenda as agendaEntity } from './entities.ts';
@@ -134,6 +135,8 @@ export async function iniciar(ctx: Ctx, atual: AgendaRow, validated: boolean): P
     changes.execucaoCircuitoId = await iniciarNoPatio(ctx, atual);
     changes.inicioExecucao = 'INICIADO';
   } else if (doTipo) {
+    // A declared reference written outside the engine: read FOR KEY SHARE (core/references.ts).
+    await requireReferenced(ctx, agendaEntity, { circuitoId: doTipo }, atual);
     const comCircuito = { ...atual, circuitoId: doTipo, sequenciaInicialId: null, vagaInicialId: null };
     changes.execucaoCircuitoId = await iniciarNoPatio(ctx, comCircuito);
     changes.inicioExecucao = 'INICIADO';

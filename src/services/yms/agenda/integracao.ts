@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { inSavepoint } from '../../../platform/core/db/savepoint.ts';
 import type { Ctx, JobDeclaration } from '../../../platform/core/declarations.ts';
+import { requireReferenced } from '../../../platform/core/references.ts';
 import { action } from '../../../platform/core/registry.ts';
 import { Enum, Type } from '../../../platform/core/schema.ts';
 import { agenda as agendaEntity } from './entities.ts';
@@ -48,15 +49,20 @@ export const integracao = {
           esperado: 'AGENDADO',
         });
       await exigirEntrega(ctx, atual, input);
+      const entrega = {
+        circuitoId: input.circuito,
+        sequenciaInicialId: input.sequenciaInicial,
+        vagaInicialId: input.vagaInicial ?? null,
+      };
+      // Declared references of the agenda (entities.ts), written outside the engine: read FOR KEY SHARE
+      // as the engine does, so a delete of the circuit, sequence or spot sent at the same moment waits
+      // and then sees this agenda (422), or wins and this is 422 (docs/platform.md "References").
+      await requireReferenced(ctx, agendaEntity, entrega, atual);
       const row = await mudarEstado(
         ctx,
         atual,
         'AGUARDANDO_INTEGRACAO',
-        {
-          circuitoId: input.circuito,
-          sequenciaInicialId: input.sequenciaInicial,
-          vagaInicialId: input.vagaInicial ?? null,
-        },
+        entrega,
         `aguardando integração para o circuito ${input.circuito}`,
       );
       return { agenda: compact(row) };

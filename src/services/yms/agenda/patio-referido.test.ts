@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { aoMesmoTempo, bancoDeCorrida, CONCORRENTES, RODADAS } from '../../../../test/corrida.ts';
 import { type TestApp, tableCounts, testApp } from '../../../../test/harness.ts';
@@ -8,6 +9,7 @@ import { planta } from '../patio/tables/plantas.ts';
 import { motorista, veiculo } from '../patio/tables/veiculos.ts';
 import { agendaCall, makeAgenda, PLANTA, seedAgendas, TIPO } from './fixtures.ts';
 import { AGORA, seedCadastros } from './preagenda-fixtures.ts';
+import { agenda } from './tables/agendas.ts';
 import { preAgenda } from './tables/preagendas.ts';
 
 // The yard's records named by this service's entities (EntityOptions.references, docs/agenda.md
@@ -138,6 +140,76 @@ describe(`a delete racing writes that name the record (${RODADAS} rounds × ${CO
       // Never a pre-agenda naming a vehicle that is gone.
       if (apagou.statusCode === 200) expect(n).toBe(0);
       else expect(existe && n > 0).toBe(true);
+    }
+  });
+});
+
+// aguardarIntegracao records a circuit, its sequence and a spot outside the entity engine: it reads
+// them FOR KEY SHARE as the engine does (core/references.ts requireReferenced), so a delete of any
+// of the three sent at the same moment either waits and is refused, or wins and the hand-overs fail.
+describe(`a delete racing aguardarIntegracao (${RODADAS} rounds of each record × ${CONCORRENTES} at once)`, () => {
+  type Patio = Awaited<ReturnType<typeof seedPatio>>;
+  /** What is deleted: its route, its id and the agenda column that names it. */
+  const ALVOS: Array<{
+    nome: string;
+    coluna: AnyPgColumn;
+    rota: (p: Patio) => string;
+    id: (p: Patio) => string;
+  }> = [
+    {
+      nome: 'circuito',
+      coluna: agenda.circuitoId,
+      rota: (p) => `entities/circuito/${p.circuitoId}`,
+      id: (p) => p.circuitoId,
+    },
+    {
+      nome: 'sequencia',
+      coluna: agenda.sequenciaInicialId,
+      rota: (p) => `entities/circuito/${p.circuitoId}/sequencias/${p.sequenciaId}`,
+      id: (p) => p.sequenciaId,
+    },
+    {
+      nome: 'vaga',
+      coluna: agenda.vagaInicialId,
+      rota: (p) => `entities/vaga/${p.vagaId}`,
+      id: (p) => p.vagaId,
+    },
+  ];
+
+  it('either the circuit, sequence or spot goes and no agenda names it, or it stays named', async () => {
+    for (let r = 0; r < RODADAS * ALVOS.length; r++) {
+      const alvo = ALVOS[r % ALVOS.length]!;
+      const p = await seedPatio(t, 'acme', PLANTA);
+      const agendas = await seedAgendas(
+        t,
+        'acme',
+        Array.from({ length: CONCORRENTES - 1 }, () => makeAgenda()),
+      );
+      const entregas = agendas.map(
+        (a) => () =>
+          acme('actions/aguardarIntegracao', {
+            agenda: a.id,
+            circuito: p.circuitoId,
+            sequenciaInicial: p.sequenciaId,
+            vagaInicial: p.vagaId,
+          }),
+      );
+      const meio = CONCORRENTES / 2;
+      const respostas = await aoMesmoTempo([
+        ...entregas.slice(0, meio),
+        () => patio(alvo.rota(p), undefined, { method: 'DELETE' }),
+        ...entregas.slice(meio),
+      ]);
+      const resumo = `${alvo.nome}, round ${r}:\n${respostas.map((x) => `${x.statusCode} ${x.statusCode === 200 ? '' : x.body}`).join('\n')}`;
+      for (const res of respostas) expect([200, 422], resumo).toContain(res.statusCode);
+      const aceitas = respostas.filter((res, k) => k !== meio && res.statusCode === 200).length;
+      const n = (
+        await t.db.tenant('acme', (tx) => new Store(tx, 'acme').select(agenda, eq(alvo.coluna, alvo.id(p))))
+      ).length;
+      expect(n, resumo).toBe(aceitas);
+      // Never an agenda naming a circuit, sequence or spot that is gone.
+      if (respostas[meio]!.statusCode === 200) expect(n, resumo).toBe(0);
+      else expect(n, resumo).toBeGreaterThan(0);
     }
   });
 });
