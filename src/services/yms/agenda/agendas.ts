@@ -9,6 +9,7 @@ import { agenda as agendaEntity } from './entities.ts';
 import { E } from './errors.ts';
 import { exigirLivresNaEdicao } from './ocupacao.ts';
 import { exigirTipoDaPlanta } from './referencias.ts';
+import { exigirParceiroAtivo } from './representacao.ts';
 import {
   type AgendaRow,
   agendaParaAlterar,
@@ -72,6 +73,8 @@ export const agendas = {
       // What it names: a type of that plant, and the yard's records of the tenant (core/references.ts).
       await exigirTipoDaPlanta(ctx, input.tipoAgendamentoId, input.plantaId);
       await requireReferenced(ctx, agendaEntity, input);
+      // The partner, as the entity checks it (an active externalTenant of the tenant, else 422).
+      if (input.parceiroId) await exigirParceiroAtivo(ctx, input.parceiroId);
       const now = ctx.now();
       const who = quem(ctx);
       const codigo = await proximoCodigo(ctx);
@@ -122,6 +125,8 @@ export const agendas = {
           changes.plantaId ?? atual.plantaId,
         );
       await requireReferenced(ctx, agendaEntity, { ...atual, ...changes }, atual);
+      if (changes.parceiroId && changes.parceiroId !== atual.parceiroId)
+        await exigirParceiroAtivo(ctx, changes.parceiroId);
       await exigirLivresNaEdicao(ctx, atual, changes);
       const [row] = await guardarChave(input.agenda.chaveIntegracao, () =>
         ctx.store

@@ -87,9 +87,20 @@ export function parceiroDoUsuario(rep: Representacao, parceiroId: string | null 
   return rep.parceiros[0]!;
 }
 
-async function parceiroPorId(ctx: Ctx, id: string): Promise<Parceiro> {
-  const [row] = await ctx.store.select(parceiroTable, eq(parceiroTable.id, id));
+/**
+ * The partner an agenda or a pre-agenda names, as every path that writes one checks it: a partner
+ * of the tenant (another tenant's is as unknown as a missing one) and active, else 422. Read FOR KEY
+ * SHARE until commit, as core/references.ts reads a declared reference: a delete of the partner
+ * (locked FOR UPDATE, then refused while named) waits for the write and then sees it.
+ */
+export async function exigirParceiroAtivo(ctx: Ctx, id: string): Promise<Parceiro> {
+  const [row] = await ctx.tx
+    .select()
+    .from(parceiroTable)
+    .where(ctx.store.scope(parceiroTable, eq(parceiroTable.id, id)))
+    .for('key share');
   if (!row) throw E.parceiroInexistente({ id });
+  if (!row.ativo) throw E.parceiroInativo({ nome: row.nome, codigo: row.codigo });
   return row;
 }
 
@@ -120,8 +131,7 @@ export async function regrasDoParceiro(
     parceiro = parceiroDoUsuario(rep, (next.parceiroId as string | null | undefined) ?? undefined);
     next.parceiroId = parceiro.id;
   } else if (next.parceiroId && next.parceiroId !== previous?.parceiroId) {
-    parceiro = await parceiroPorId(ctx, String(next.parceiroId));
-    if (!parceiro.ativo) throw E.parceiroInativo({ nome: parceiro.nome, codigo: parceiro.codigo });
+    parceiro = await exigirParceiroAtivo(ctx, String(next.parceiroId));
   }
   if (!rep || !parceiro) return;
   // A partner with preAgendaHabilitada books through pre-agendas, approved by the plant.
@@ -154,10 +164,8 @@ export async function regrasDaPreAgenda(
 ): Promise<void> {
   const rep = await representacao(ctx);
   if (!rep) {
-    if (next.externalTenantId && next.externalTenantId !== previous?.externalTenantId) {
-      const parceiro = await parceiroPorId(ctx, String(next.externalTenantId));
-      if (!parceiro.ativo) throw E.parceiroInativo({ nome: parceiro.nome, codigo: parceiro.codigo });
-    }
+    if (next.externalTenantId && next.externalTenantId !== previous?.externalTenantId)
+      await exigirParceiroAtivo(ctx, String(next.externalTenantId));
     return;
   }
   const parceiro = parceiroDoUsuario(rep, (next.externalTenantId as string | null | undefined) ?? undefined);
