@@ -6,6 +6,7 @@ import { action } from '../../../platform/core/registry.ts';
 import { Enum, Type } from '../../../platform/core/schema.ts';
 import { agenda as agendaEntity } from './entities.ts';
 import { E } from './errors.ts';
+import { exigirDesbloqueados } from './ocupacao.ts';
 import { exigirEntrega } from './referencias.ts';
 import {
   agendaParaAlterar,
@@ -120,10 +121,11 @@ export const integracao = {
 
 /**
  * The start of the circuit execution after a successful integration (spec 000 §3: "a signal to
- * start circuit execution is sent"): a durable job that asks yms/patio to start it. Inside a
- * savepoint, so a refusal of the yard (the vehicle is already in another execution, the circuit is
- * inactive) is recorded on the agenda as FALHOU with the reason, and the job ends; anything else
- * (the database went away) fails the attempt, and the job is retried.
+ * start circuit execution is sent"): a durable job that checks the blocks and asks yms/patio to
+ * start it. Inside a savepoint, so a block or a refusal of the yard (the vehicle is already in
+ * another execution, the circuit is inactive) is recorded on the agenda as FALHOU with the reason,
+ * and the job ends; anything else (the database went away) fails the attempt, and the job is
+ * retried.
  */
 export const agendaJobs: Record<string, JobDeclaration> = {
   [INICIAR_EXECUCAO]: {
@@ -150,8 +152,13 @@ export const agendaJobs: Record<string, JobDeclaration> = {
         await registrar({ inicioExecucao: 'FALHOU', motivoDeFalha: motivo });
         return { agendaId, inicioExecucao: 'FALHOU', motivo };
       }
-      // A refusal of the yard is undone alone: the FALHOU it leads to is kept.
-      const inicio = await inSavepoint(ctx, () => pedirInicioAoPatio(ctx, atual));
+      // Nobody validated this start (the integration only reports its own result): the blocks of the
+      // vehicle and the driver are checked as iniciarAgendamento without `validated` checks them, and
+      // a block is a refusal like the yard's. A refusal is undone alone: the FALHOU it leads to is kept.
+      const inicio = await inSavepoint(ctx, async () => {
+        await exigirDesbloqueados(ctx, atual);
+        return pedirInicioAoPatio(ctx, atual);
+      });
       if (inicio.ok) {
         await registrar({ inicioExecucao: 'INICIADO', execucaoCircuitoId: inicio.value });
         return { agendaId, inicioExecucao: 'INICIADO', execucaoCircuitoId: inicio.value };

@@ -52,38 +52,70 @@ export async function outraAgendaEmExecucao(
   return outra;
 }
 
+type Bloqueio = { bloqueado: boolean; motivoBloqueio?: string };
 type Situacao = {
-  veiculo?: { placa: string; bloqueado: boolean; motivoBloqueio?: string };
-  motorista?: { nome: string; bloqueado: boolean; motivoBloqueio?: string };
+  veiculo?: { placa: string } & Bloqueio;
+  motorista?: { nome: string } & Bloqueio;
 };
+
+/** What a start puts to work: the agenda's vehicle and driver. */
+type Partes = Pick<AgendaRow, 'codigo' | 'veiculoId' | 'motoristaId'>;
+
+/** Plate, name and blocks of the vehicle and the driver, asked to yms/patio. */
+async function situacaoNoPatio(ctx: Ctx, p: Partes): Promise<Situacao> {
+  if (!p.veiculoId && !p.motoristaId) return {};
+  return ctx.call<Situacao>(`${PATIO}/queries/situacaoVeiculoMotorista`, {
+    ...(p.veiculoId ? { veiculoId: p.veiculoId } : {}),
+    ...(p.motoristaId ? { motoristaId: p.motoristaId } : {}),
+  });
+}
+
+/** 409 when the vehicle or the driver is blocked. */
+function recusarBloqueados(p: Partes, s: Situacao): void {
+  const codigo = p.codigo;
+  if (s.veiculo?.bloqueado)
+    throw E.veiculoBloqueado({
+      codigo,
+      placa: s.veiculo.placa,
+      motivo: s.veiculo.motivoBloqueio ?? 'sem motivo',
+    });
+  if (s.motorista?.bloqueado)
+    throw E.motoristaBloqueado({
+      codigo,
+      nome: s.motorista.nome,
+      motivo: s.motorista.motivoBloqueio ?? 'sem motivo',
+    });
+}
+
+/**
+ * The blocks alone: 409 when the vehicle or the driver is blocked. For the start after a
+ * successful integration, which no caller validated (docs/agenda.md "Blocks on the integration's
+ * start").
+ */
+export async function exigirDesbloqueados(ctx: Ctx, p: Partes): Promise<void> {
+  recusarBloqueados(p, await situacaoNoPatio(ctx, p));
+}
 
 /**
  * Locks the agenda's vehicle and driver, then answers 409 when either is already running: in a yard
- * execution or in another EXECUTANDO agenda of the tenant; unless `validated`, also when either is
- * blocked. The lock lasts until the transaction ends, so the start that follows is decided under it.
+ * execution or in another EXECUTANDO agenda of the tenant; unless `validated`, also when the
+ * vehicle or the driver is blocked. The lock lasts until the transaction ends, so the start that
+ * follows is decided under it.
  */
 export async function exigirLivres(
   ctx: Ctx,
-  atual: Pick<AgendaRow, 'id' | 'codigo' | 'veiculoId' | 'motoristaId'>,
+  atual: Partes & Pick<AgendaRow, 'id'>,
   validated: boolean,
   acao = 'ser iniciada',
 ): Promise<void> {
   const { veiculoId, motoristaId } = atual;
+  if (veiculoId || motoristaId) await travarVeiculoMotorista(ctx, { veiculoId, motoristaId });
+  const situacao = await situacaoNoPatio(ctx, atual);
+  if (!validated) recusarBloqueados(atual, situacao);
   if (!veiculoId && !motoristaId) return;
-  await travarVeiculoMotorista(ctx, { veiculoId, motoristaId });
-  const situacao = await ctx.call<Situacao>(`${PATIO}/queries/situacaoVeiculoMotorista`, {
-    ...(veiculoId ? { veiculoId } : {}),
-    ...(motoristaId ? { motoristaId } : {}),
-  });
   const placa = situacao.veiculo?.placa ?? String(veiculoId);
   const nome = situacao.motorista?.nome ?? String(motoristaId);
   const codigo = atual.codigo;
-  if (!validated) {
-    if (situacao.veiculo?.bloqueado)
-      throw E.veiculoBloqueado({ codigo, placa, motivo: situacao.veiculo.motivoBloqueio ?? 'sem motivo' });
-    if (situacao.motorista?.bloqueado)
-      throw E.motoristaBloqueado({ codigo, nome, motivo: situacao.motorista.motivoBloqueio ?? 'sem motivo' });
-  }
   const quantidade = async (op: string, body: unknown) =>
     (await ctx.call<{ quantidade: number }>(`${PATIO}/queries/${op}`, body)).quantidade;
   const onde = 'uma execução de circuito em andamento no pátio';

@@ -10,7 +10,8 @@ import { outboxOf } from './fixtures.ts';
 // A whole truck visit, through the API only, as a plant runs it: the yard is registered, a truck
 // is booked and handed to the yard, it arrives, is weighed, is sent to a spot by the circuit's own
 // condition and command, goes to the dock (where a command calls the plant's dock system) and
-// leaves. And the truck that is blocked: the circuit's first condition stops it at the gate.
+// leaves. And the truck that is blocked: yms/agenda's start, which reads the blocks before it asks
+// the yard, stops it at the gate.
 
 // biome-ignore lint/suspicious/noExplicitAny: the scenario reads JSON answers field by field
 type Json = any;
@@ -275,11 +276,11 @@ describe('a truck visit', () => {
     );
   });
 
-  it('a blocked truck is stopped by the first step’s condition: nothing starts, the agenda says why', async () => {
+  it('a blocked truck is stopped before the yard starts it: nothing starts, the agenda says why', async () => {
     const { veiculo, agenda } = await agendarEIntegrar('BLQ1A23', '11144477735', 'documentação vencida');
     expect(agenda).toMatchObject({ status: 'EXECUTANDO', inicioExecucao: 'FALHOU' });
-    expect(agenda.motivoDeFalha).toContain('veiculoNaoBloqueado');
-    expect(agenda.motivoDeFalha).toContain('documentação vencida');
+    // The start after the integration checks the blocks as iniciarAgendamento does (docs/agenda.md).
+    expect(agenda.motivoDeFalha).toContain('o veículo BLQ1A23 está bloqueado (documentação vencida)');
     const { quantidade } = await api(`${P}/queries/quantidadeExecucaoCircuitoPorVeiculo`, {
       veiculoId: veiculo.id,
     });
