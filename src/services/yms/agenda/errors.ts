@@ -60,6 +60,11 @@ export const E = defineErrors({
     status: 409,
     message: 'Agenda {codigo} não pode ser iniciada: o motorista {nome} está bloqueado ({motivo})',
   },
+  composicaoBloqueada: {
+    reason: 'UNPROCESSABLE',
+    status: 409,
+    message: 'Agenda {codigo} não pode ser iniciada: a composição {composicao} está bloqueada ({motivo})',
+  },
   circuitoSemVeiculo: {
     reason: 'UNPROCESSABLE',
     status: 409,

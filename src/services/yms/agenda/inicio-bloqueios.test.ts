@@ -15,10 +15,11 @@ import { area, planta } from '../patio/tables/plantas.ts';
 import { composicaoVeiculo, motorista, veiculo } from '../patio/tables/veiculos.ts';
 import { agendaCall, agendaRow, makeAgenda, seedAgendas } from './fixtures.ts';
 
-// The blocks of the vehicle and the driver an agenda names, on every path that starts its circuit
-// execution (docs/agenda.md "Starting, finishing, cancelling"): iniciarAgendamento without
-// `validated`, and the start after a successful integration (aguardarIntegracao, then
-// informarIntegracao SUCESSO), which no caller validated.
+// The blocks of the vehicle, the driver and the composition an agenda names, on every path that
+// starts its circuit execution (docs/agenda.md "Starting, finishing, cancelling"): iniciarAgendamento
+// without `validated`, and the start after a successful integration (aguardarIntegracao, then
+// informarIntegracao SUCESSO), which no caller validated. A composition is blocked as yms/patio says
+// (docs/patio.md "Blocking"): its own reason or a blocked part.
 
 let t: TestApp;
 let acme: ReturnType<typeof agendaCall>;
@@ -121,9 +122,26 @@ const BLOQUEIOS: Record<
       patio('actions/bloquearMotorista', { motoristaId: c.motorista.id, motivo: 'CNH vencida' }),
     motivo: (c) => new RegExp(`o motorista ${c.motorista.nome} está bloqueado \\(CNH vencida\\)`),
   },
+  'composição (o seu motivo)': {
+    bloquear: async (c) => {
+      const res = await patio('actions/atualizarBloqueioComposicaoVeiculo', {
+        composicaoVeiculoId: c.composicaoId,
+        motivo: 'lacre violado',
+      });
+      expect(res.json()).toEqual({ statusComposicaoVeiculo: true });
+    },
+    motivo: () => /a composição Bitrem está bloqueada \(lacre violado\)/,
+  },
+  'composição (um reboque bloqueado)': {
+    bloquear: (c) => patio('actions/bloquearVeiculo', { veiculoId: c.reboque.id, motivo: 'pneu' }),
+    motivo: (c) =>
+      new RegExp(
+        `a composição Bitrem está bloqueada \\(o veículo ${c.reboque.placa} está bloqueado: pneu\\)`,
+      ),
+  },
 };
 
-describe('a blocked vehicle or driver does not start', () => {
+describe('a blocked vehicle, driver or composition does not start', () => {
   it.each(Object.keys(BLOQUEIOS))('iniciarAgendamento without validated: %s is 409', async (nome) => {
     const c = await cenario();
     await BLOQUEIOS[nome]!.bloquear(c);
@@ -168,4 +186,40 @@ describe('a blocked vehicle or driver does not start', () => {
       expect(res.json().agenda.inicioExecucao).toBe('INICIADO');
     },
   );
+});
+
+describe("the execution started for an agenda carries the agenda's composition", () => {
+  it('on both paths', async () => {
+    const iniciado = await cenario();
+    const res = await direto(iniciado);
+    expect(res.statusCode, res.body).toBe(200);
+    const integrado = await cenario();
+    expect((await pelaIntegracao(integrado)).inicioExecucao).toBe('INICIADO');
+    for (const c of [iniciado, integrado])
+      expect(await execucoesDo(c.cavalo.id)).toEqual([
+        expect.objectContaining({ agendaId: c.agenda.id, composicaoVeiculoId: c.composicaoId }),
+      ]);
+  });
+
+  it("yms/patio's iniciarExecucaoCircuito refuses an unknown composition with 422, starting nothing", async () => {
+    const c = await cenario();
+    const id = '00000000-0000-4000-8000-00000000dead';
+    const res = await patio('actions/iniciarExecucaoCircuito', {
+      circuitoId: c.circuitoId,
+      veiculoId: c.cavalo.id,
+      composicaoVeiculoId: id,
+    });
+    expect(res.statusCode, res.body).toBe(422);
+    expect(res.json().message).toBe(`composicaoVeiculo ${id} não existe (composicaoVeiculoId)`);
+    expect(await execucoesDo(c.cavalo.id)).toEqual([]);
+  });
+
+  it("so the yard's veiculoNaoBloqueado on the first step sees a blocked composition (validated start: 409)", async () => {
+    const c = await cenario({ condicao: 'veiculoNaoBloqueado' });
+    await BLOQUEIOS['composição (o seu motivo)']!.bloquear(c);
+    const res = await direto(c, true);
+    expect(res.statusCode, res.body).toBe(409);
+    expect(res.json().message).toMatch(/o pátio recusou iniciar a execução do circuito .*lacre violado/);
+    expect(await execucoesDo(c.cavalo.id)).toEqual([]);
+  });
 });

@@ -153,8 +153,9 @@ export const agendaJobs: Record<string, JobDeclaration> = {
         return { agendaId, inicioExecucao: 'FALHOU', motivo };
       }
       // Nobody validated this start (the integration only reports its own result): the blocks of the
-      // vehicle and the driver are checked as iniciarAgendamento without `validated` checks them, and
-      // a block is a refusal like the yard's. A refusal is undone alone: the FALHOU it leads to is kept.
+      // vehicle, the driver and the composition are checked as iniciarAgendamento without `validated`
+      // checks them, and a block is a refusal like the yard's. A refusal is undone alone: the FALHOU it
+      // leads to is kept.
       const inicio = await inSavepoint(ctx, async () => {
         await exigirDesbloqueados(ctx, atual);
         return pedirInicioAoPatio(ctx, atual);

@@ -56,21 +56,28 @@ type Bloqueio = { bloqueado: boolean; motivoBloqueio?: string };
 type Situacao = {
   veiculo?: { placa: string } & Bloqueio;
   motorista?: { nome: string } & Bloqueio;
+  composicao?: { descricao?: string; parteBloqueada?: { placa: string; motivoBloqueio?: string } } & Bloqueio;
 };
 
-/** What a start puts to work: the agenda's vehicle and driver. */
-type Partes = Pick<AgendaRow, 'codigo' | 'veiculoId' | 'motoristaId'>;
+/** What a start puts to work: the agenda's vehicle, driver and composition. */
+type Partes = Pick<AgendaRow, 'codigo' | 'veiculoId' | 'motoristaId'> & {
+  composicaoVeiculoId?: string | null;
+};
 
-/** Plate, name and blocks of the vehicle and the driver, asked to yms/patio. */
+/** Plate, name and blocks of the vehicle, the driver and the composition, asked to yms/patio. */
 async function situacaoNoPatio(ctx: Ctx, p: Partes): Promise<Situacao> {
-  if (!p.veiculoId && !p.motoristaId) return {};
+  if (!p.veiculoId && !p.motoristaId && !p.composicaoVeiculoId) return {};
   return ctx.call<Situacao>(`${PATIO}/queries/situacaoVeiculoMotorista`, {
     ...(p.veiculoId ? { veiculoId: p.veiculoId } : {}),
     ...(p.motoristaId ? { motoristaId: p.motoristaId } : {}),
+    ...(p.composicaoVeiculoId ? { composicaoVeiculoId: p.composicaoVeiculoId } : {}),
   });
 }
 
-/** 409 when the vehicle or the driver is blocked. */
+/**
+ * 409 when the vehicle, the driver or the composition is blocked. A composition is blocked as
+ * yms/patio says (docs/patio.md "Blocking"): by its own reason, or by a blocked part, then named.
+ */
 function recusarBloqueados(p: Partes, s: Situacao): void {
   const codigo = p.codigo;
   if (s.veiculo?.bloqueado)
@@ -85,12 +92,21 @@ function recusarBloqueados(p: Partes, s: Situacao): void {
       nome: s.motorista.nome,
       motivo: s.motorista.motivoBloqueio ?? 'sem motivo',
     });
+  const c = s.composicao;
+  if (!c?.bloqueado) return;
+  const parte = c.parteBloqueada;
+  const motivo =
+    c.motivoBloqueio ??
+    (parte
+      ? `o veículo ${parte.placa} está bloqueado: ${parte.motivoBloqueio ?? 'sem motivo'}`
+      : 'sem motivo');
+  throw E.composicaoBloqueada({ codigo, composicao: c.descricao ?? String(p.composicaoVeiculoId), motivo });
 }
 
 /**
- * The blocks alone: 409 when the vehicle or the driver is blocked. For the start after a
- * successful integration, which no caller validated (docs/agenda.md "Blocks on the integration's
- * start").
+ * The blocks alone: 409 when the vehicle, the driver or the composition is blocked. For the start
+ * after a successful integration, which no caller validated (docs/agenda.md "Blocks on the
+ * integration's start").
  */
 export async function exigirDesbloqueados(ctx: Ctx, p: Partes): Promise<void> {
   recusarBloqueados(p, await situacaoNoPatio(ctx, p));
@@ -99,8 +115,8 @@ export async function exigirDesbloqueados(ctx: Ctx, p: Partes): Promise<void> {
 /**
  * Locks the agenda's vehicle and driver, then answers 409 when either is already running: in a yard
  * execution or in another EXECUTANDO agenda of the tenant; unless `validated`, also when the
- * vehicle or the driver is blocked. The lock lasts until the transaction ends, so the start that
- * follows is decided under it.
+ * vehicle, the driver or the composition is blocked. The lock lasts until the transaction ends, so
+ * the start that follows is decided under it.
  */
 export async function exigirLivres(
   ctx: Ctx,
@@ -110,7 +126,8 @@ export async function exigirLivres(
 ): Promise<void> {
   const { veiculoId, motoristaId } = atual;
   if (veiculoId || motoristaId) await travarVeiculoMotorista(ctx, { veiculoId, motoristaId });
-  const situacao = await situacaoNoPatio(ctx, atual);
+  // A validated start reads no block: the composition is not asked for.
+  const situacao = await situacaoNoPatio(ctx, validated ? { ...atual, composicaoVeiculoId: null } : atual);
   if (!validated) recusarBloqueados(atual, situacao);
   if (!veiculoId && !motoristaId) return;
   const placa = situacao.veiculo?.placa ?? String(veiculoId);

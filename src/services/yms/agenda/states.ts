@@ -128,8 +128,8 @@ export const compact = compactRow;
 
 /**
  * Asks yms/patio to start the circuit execution an agenda recorded (its circuit, initial sequence
- * and spot, vehicle, driver), in the caller's transaction; answers the execution's id. The yard's
- * refusals (4xx) are thrown as they come: each caller decides what a refusal means.
+ * and spot, vehicle, composition, driver), in the caller's transaction; answers the execution's id.
+ * The yard's refusals (4xx) are thrown as they come: each caller decides what a refusal means.
  */
 export async function pedirInicioAoPatio(ctx: Ctx, atual: AgendaRow): Promise<string> {
   const { execucaoCircuito } = await ctx.call<{ execucaoCircuito: { id: string } }>(
@@ -139,6 +139,8 @@ export async function pedirInicioAoPatio(ctx: Ctx, atual: AgendaRow): Promise<st
       veiculoId: atual.veiculoId,
       agendaId: atual.id,
       ...(atual.motoristaId ? { motoristaId: atual.motoristaId } : {}),
+      // The execution's composition: what the yard's veiculoNaoBloqueado looks at (docs/patio.md).
+      ...(atual.composicaoVeiculoId ? { composicaoVeiculoId: atual.composicaoVeiculoId } : {}),
       ...(atual.sequenciaInicialId ? { sequenciaInicialId: atual.sequenciaInicialId } : {}),
       ...(atual.vagaInicialId ? { vagaInicialId: atual.vagaInicialId } : {}),
     },

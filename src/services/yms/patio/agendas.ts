@@ -163,43 +163,6 @@ export const agendas = {
     handler: (ctx, input) => pesquisaNoPatio(ctx, input.texto.trim()),
   }),
 
-  situacaoVeiculoMotorista: query({
-    description:
-      'Internal (yms/agenda iniciarAgendamento): plate, name and block of a vehicle and a driver; absent when unknown',
-    input: Type.Object({
-      veiculoId: Type.Optional(Uuid('the vehicle')),
-      motoristaId: Type.Optional(Uuid('the driver')),
-    }),
-    output: Type.Object({
-      veiculo: Type.Optional(
-        Type.Object({
-          placa: Type.String(),
-          bloqueado: Type.Boolean(),
-          motivoBloqueio: Type.Optional(Type.String()),
-        }),
-      ),
-      motorista: Type.Optional(
-        Type.Object({
-          nome: Type.String(),
-          bloqueado: Type.Boolean(),
-          motivoBloqueio: Type.Optional(Type.String()),
-        }),
-      ),
-    }),
-    handler: async (ctx, input) => {
-      const [v] = input.veiculoId ? await ctx.store.select(veiculo, eq(veiculo.id, input.veiculoId)) : [];
-      const [m] = input.motoristaId
-        ? await ctx.store.select(motorista, eq(motorista.id, input.motoristaId))
-        : [];
-      const motivo = (r: { motivoBloqueio: string | null }) =>
-        r.motivoBloqueio ? { motivoBloqueio: r.motivoBloqueio } : {};
-      return {
-        ...(v ? { veiculo: { placa: v.placa, bloqueado: v.bloqueado, ...motivo(v) } } : {}),
-        ...(m ? { motorista: { nome: m.nome, bloqueado: m.bloqueado, ...motivo(m) } } : {}),
-      };
-    },
-  }),
-
   cadastrarAgendamentoSimplificado: action({
     description:
       'Books an agenda for a truck already at the plant: AGENDADO, expected now, without shift or operation-limit ' +

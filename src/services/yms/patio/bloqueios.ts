@@ -1,7 +1,7 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Ctx } from '../../../platform/core/declarations.ts';
 import { errors } from '../../../platform/core/errors.ts';
-import { action } from '../../../platform/core/registry.ts';
+import { action, query } from '../../../platform/core/registry.ts';
 import { Type } from '../../../platform/core/schema.ts';
 import { alteradoPor, compact } from './common.ts';
 import { bloqueioDaComposicao, motorista as motoristaEntity, veiculo as veiculoEntity } from './entities.ts';
@@ -10,7 +10,8 @@ import { composicaoVeiculo, motorista, veiculo } from './tables/veiculos.ts';
 
 // Blocking vehicles, drivers and vehicle compositions (spec 000 §4.2; rules: docs/patio.md
 // "Blocking"). Blocking only sets a marker with a reason (spec 000 §3); blocking an already blocked
-// record replaces its reason, unblocking an unblocked one changes nothing: both answer 200.
+// record replaces its reason, unblocking an unblocked one changes nothing: both answer 200. And the
+// blocks as yms/agenda reads them before it starts an agenda (situacaoVeiculoMotorista).
 
 const Uuid = (description: string) => Type.String({ format: 'uuid', description });
 const Motivo = (description: string) => Type.String({ minLength: 1, maxLength: 255, description });
@@ -84,7 +85,80 @@ async function bloquearPessoa(ctx: Ctx, motoristaId: string, motivo: string | nu
   return { motorista: compact(row) };
 }
 
+const Bloqueio = {
+  bloqueado: Type.Boolean(),
+  motivoBloqueio: Type.Optional(Type.String({ description: 'its own reason' })),
+};
+
+/**
+ * A composition as a start sees it: blocked as the stored marker says (its own reason or a blocked
+ * part, kept current by the blocking actions), with the first blocked part, in coupling order
+ * (tractor first), to tell why when it has no reason of its own.
+ */
+async function situacaoDaComposicao(ctx: Ctx, id: string) {
+  const [c] = await ctx.store.select(composicaoVeiculo, eq(composicaoVeiculo.id, id));
+  if (!c) return undefined;
+  const partes = [c.cavaloId, ...c.reboqueIds];
+  const bloqueadas = c.bloqueado ? await ctx.store.select(veiculo, inArray(veiculo.id, partes)) : [];
+  const parte = partes.map((p) => bloqueadas.find((v) => v.id === p && v.bloqueado)).find(Boolean);
+  return {
+    ...(c.descricao ? { descricao: c.descricao } : {}),
+    bloqueado: c.bloqueado,
+    ...(c.motivoBloqueio ? { motivoBloqueio: c.motivoBloqueio } : {}),
+    ...(parte
+      ? {
+          parteBloqueada: {
+            placa: parte.placa,
+            ...(parte.motivoBloqueio ? { motivoBloqueio: parte.motivoBloqueio } : {}),
+          },
+        }
+      : {}),
+  };
+}
+
 export const bloqueios = {
+  situacaoVeiculoMotorista: query({
+    description:
+      'Internal (yms/agenda, before it starts an agenda): plate, name and block of a vehicle, a driver and a ' +
+      'composition (blocked by its own reason or a blocked part, which is named); absent when unknown',
+    input: Type.Object({
+      veiculoId: Type.Optional(Uuid('the vehicle')),
+      motoristaId: Type.Optional(Uuid('the driver')),
+      composicaoVeiculoId: Type.Optional(Uuid('the vehicle composition')),
+    }),
+    output: Type.Object({
+      veiculo: Type.Optional(Type.Object({ placa: Type.String(), ...Bloqueio })),
+      motorista: Type.Optional(Type.Object({ nome: Type.String(), ...Bloqueio })),
+      composicao: Type.Optional(
+        Type.Object({
+          descricao: Type.Optional(Type.String()),
+          ...Bloqueio,
+          parteBloqueada: Type.Optional(
+            Type.Object({
+              placa: Type.String(),
+              motivoBloqueio: Type.Optional(Type.String()),
+            }),
+          ),
+        }),
+      ),
+    }),
+    handler: async (ctx, input) => {
+      const [v] = input.veiculoId ? await ctx.store.select(veiculo, eq(veiculo.id, input.veiculoId)) : [];
+      const [m] = input.motoristaId
+        ? await ctx.store.select(motorista, eq(motorista.id, input.motoristaId))
+        : [];
+      const c = input.composicaoVeiculoId
+        ? await situacaoDaComposicao(ctx, input.composicaoVeiculoId)
+        : undefined;
+      const motivo = (r: { motivoBloqueio: string | null }) =>
+        r.motivoBloqueio ? { motivoBloqueio: r.motivoBloqueio } : {};
+      return {
+        ...(v ? { veiculo: { placa: v.placa, bloqueado: v.bloqueado, ...motivo(v) } } : {}),
+        ...(m ? { motorista: { nome: m.nome, bloqueado: m.bloqueado, ...motivo(m) } } : {}),
+        ...(c ? { composicao: c } : {}),
+      };
+    },
+  }),
   bloquearVeiculo: action({
     description:
       'Blocks a vehicle with a reason (an already blocked vehicle gets the new reason); its compositions become blocked',

@@ -3,6 +3,7 @@ import type { Ctx } from '../../../platform/core/declarations.ts';
 import { action, query } from '../../../platform/core/registry.ts';
 import { DateTime, Enum, Int64, Record as SpecRecord, Type } from '../../../platform/core/schema.ts';
 import { exigirForaDeAgenda } from './agendas.ts';
+import { mustExist } from './entities.ts';
 import { E } from './errors.ts';
 import { ExecucaoCircuito, type ExecucaoRow, lerExecucao, origemManual, SITUACOES } from './execucao.ts';
 import {
@@ -19,6 +20,7 @@ import { atenderEntregas, processarEtapa } from './rotinas-etapas.ts';
 import { circuito, sequenciaCircuito } from './tables/circuitos.ts';
 import { execucaoCircuito, execucaoCircuitoImagem } from './tables/execucoes.ts';
 import { area } from './tables/plantas.ts';
+import { composicaoVeiculo } from './tables/veiculos.ts';
 import { travarVeiculoMotorista } from './travas.ts';
 
 // The queries and actions over circuit executions (spec 000 §4.1, §4.2; docs/patio.md
@@ -82,14 +84,17 @@ export function parseVariaveis(text: string): Array<[string, string]> {
 export const execucoes = {
   iniciarExecucaoCircuito: action({
     description:
-      'Starts a circuit execution for a vehicle (and its driver and agenda) at the first or the given sequence; ' +
-      'yms/agenda calls it when an integration succeeds. A vehicle or driver already in a running execution, or in ' +
-      'another agenda running without the yard, is 409',
+      'Starts a circuit execution for a vehicle (and its driver, composition and agenda) at the first or the given ' +
+      'sequence; yms/agenda calls it when an integration succeeds. A vehicle or driver already in a running ' +
+      'execution, or in another agenda running without the yard, is 409',
     input: Type.Object({
       circuitoId: Uuid('the circuit'),
       veiculoId: Uuid('the vehicle'),
       agendaId: Type.Optional(Uuid('the agenda')),
       motoristaId: Type.Optional(Uuid('the driver')),
+      composicaoVeiculoId: Type.Optional(
+        Uuid("the agenda's composition: the one the yard's conditions (veiculoNaoBloqueado) look at"),
+      ),
       sequenciaInicialId: Type.Optional(Uuid('the sequence to start at; default the first')),
       vagaInicialId: Type.Optional(Uuid('a spot the vehicle takes now')),
     }),
@@ -99,6 +104,14 @@ export const execucoes = {
       // in an agenda running without the yard (its own agenda aside), nor in a running execution.
       await travarVeiculoMotorista(ctx, input);
       await exigirForaDeAgenda(ctx, input);
+      if (input.composicaoVeiculoId)
+        await mustExist(
+          ctx,
+          composicaoVeiculo,
+          'composicaoVeiculo',
+          'composicaoVeiculoId',
+          input.composicaoVeiculoId,
+        );
       const row = await iniciarExecucao(ctx, input);
       // The first step's condition guards the start as it guards any step (422, nothing starts).
       const [inicial] = await ctx.store.select(
