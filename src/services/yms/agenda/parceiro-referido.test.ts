@@ -115,3 +115,28 @@ describe('the partner of an agenda, on every path that writes it', () => {
     expect((await agendaRow(t, 'acme', id)).parceiroId).toBe(NOSSO);
   });
 });
+
+describe('a partner named by a pre-agenda', () => {
+  it('is not deleted while a pre-agenda names it as its partner or its customer (422), then is', async () => {
+    for (const campo of ['externalTenantId', 'clienteId'] as const) {
+      const parceiro = await seedParceiro(
+        'acme',
+        campo === 'clienteId' ? '11444777000242' : '11444777000323',
+      );
+      const pedido = await acme('entities/preAgenda', {
+        plantaId: PLANTA,
+        tipoAgendamentoId: TIPO,
+        dataEsperada: '2026-04-10T12:00:00Z',
+        [campo]: parceiro,
+      });
+      expect(pedido.statusCode, pedido.body).toBe(200);
+      const recusado = await acme(`entities/externalTenant/${parceiro}`, undefined, { method: 'DELETE' });
+      expect(recusado.statusCode, recusado.body).toBe(422);
+      expect(recusado.json().message).toContain(`preAgenda.${campo}`);
+      const removido = await acme(`entities/preAgenda/${pedido.json().id}`, undefined, { method: 'DELETE' });
+      expect(removido.statusCode, removido.body).toBe(200);
+      const depois = await acme(`entities/externalTenant/${parceiro}`, undefined, { method: 'DELETE' });
+      expect(depois.statusCode, depois.body).toBe(200);
+    }
+  });
+});

@@ -56,7 +56,13 @@ export const preAgendaEntity = defineEntity({
     'Requests for an appointment, approved by the plant before they become agendas; the state changes only ' +
     'through the state actions',
   table: preAgendaTable,
-  references: DO_PATIO,
+  // The yard's records, and the partner who asks and the customer (externalTenant): a partner
+  // named by a pre-agenda is not deleted (docs/agenda.md "References").
+  references: {
+    ...DO_PATIO,
+    externalTenantId: 'yms/agenda/externalTenant',
+    clienteId: 'yms/agenda/externalTenant',
+  },
   // A key acting for a partner's user asks for, reads, edits and deletes only its partners' pre-agendas.
   subjects: SUJEITOS,
   fields: Type.Object({
