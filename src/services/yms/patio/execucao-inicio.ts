@@ -149,7 +149,14 @@ export interface InicioExecucao {
  * running execution is 409 (a unique index keeps two concurrent starts from both succeeding).
  */
 export async function iniciarExecucao(ctx: ExecCtx, input: InicioExecucao): Promise<ExecucaoRow> {
-  const [c] = await ctx.store.select(circuito, eq(circuito.id, input.circuitoId));
+  // FOR KEY SHARE: a delete of the circuit (its row FOR UPDATE, then its sequences) waits for this
+  // start, or this read waits for the delete and finds nothing (404); never a circuit read before
+  // the delete with its sequences read after it.
+  const [c] = await ctx.tx
+    .select()
+    .from(circuito)
+    .where(ctx.store.scope(circuito, eq(circuito.id, input.circuitoId)))
+    .for('key share');
   if (!c) throw E.circuitoNotFound({ id: input.circuitoId });
   if (!c.ativo) throw E.circuitoInativo({ codigo: c.codigo, id: c.id });
   const sequencias = await sequenciasDe(ctx, c.id);
