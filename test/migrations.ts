@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -35,7 +36,7 @@ export function historyBefore(tag: string): string {
 export async function emptyDatabase() {
   const template = inject('template');
   if (template.engine === 'pglite') {
-    const client = await PGlite.create({ extensions: { pg_trgm } });
+    const client = await PGlite.create({ extensions: { pg_trgm, unaccent } });
     return {
       migrate: (folder: string) => migratePglite(drizzlePglite(client), { migrationsFolder: folder }),
       query: async <T>(text: string) => (await client.query<T>(text)).rows,

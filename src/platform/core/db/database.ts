@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
@@ -79,9 +80,10 @@ export class Database {
     }
     // A new DATA_DIR: PGlite creates only the last folder of the path.
     if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-    // pg_trgm serves partial, case-insensitive searches (`containing`, `texto`) from an index.
+    // pg_trgm serves partial searches (`containing`, `texto`) from an index; unaccent makes them
+    // accent-insensitive (core/db/search.ts).
     const client = await PGlite.create({
-      extensions: { pg_trgm },
+      extensions: { pg_trgm, unaccent },
       ...(options.dataDir ? { dataDir: options.dataDir } : {}),
       ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
     });

@@ -1,4 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
+import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { type SQL, sql } from 'drizzle-orm';
 import {
   boolean,
@@ -16,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../errors.ts';
 import type { FilterFields } from './fields.ts';
 import { compileFilter, compileOrderBy, MAX_FILTER_LENGTH } from './filter.ts';
+import { FOLD_FUNCTION } from './search.ts';
 
 const pessoa = pgTable('pessoa', {
   id: uuid('id').primaryKey(),
@@ -106,15 +108,15 @@ describe('compileFilter', () => {
     ['nome is not null', `${NOME} is not null`, []],
     ['idade is null', `${IDADE} is null`, []],
     // containing: wildcards and the escape character match literally
-    ["containing(nome, 'Ana')", `${NOME} ilike $1`, ['%Ana%']],
-    ["containing(nome, '50%_off')", `${NOME} ilike $1`, ['%50\\%\\_off%']],
-    ["containing(nome, 'C:\\temp')", `${NOME} ilike $1`, ['%C:\\\\temp%']],
-    ["containing(nome, '')", `${NOME} ilike $1`, ['%%']],
+    ["containing(nome, 'Ana')", `ponte_fold(${NOME}) like ponte_fold($1)`, ['%Ana%']],
+    ["containing(nome, '50%_off')", `ponte_fold(${NOME}) like ponte_fold($1)`, ['%50\\%\\_off%']],
+    ["containing(nome, 'C:\\temp')", `ponte_fold(${NOME}) like ponte_fold($1)`, ['%C:\\\\temp%']],
+    ["containing(nome, '')", `ponte_fold(${NOME}) like ponte_fold($1)`, ['%%']],
     // lower
     ["lower(nome) eq 'ana'", `lower(${NOME}) = $1`, ['ana']],
     ["lower(nome) ge 'b'", `lower(${NOME}) >= $1`, ['b']],
     ['lower(nome) is not null', `lower(${NOME}) is not null`, []],
-    ["containing(lower(nome), 'ana')", `lower(${NOME}) ilike $1`, ['%ana%']],
+    ["containing(lower(nome), 'ana')", `ponte_fold(lower(${NOME})) like ponte_fold($1)`, ['%ana%']],
     // and binds tighter than or; or groups are parenthesized
     [
       "nome eq 'a' or idade gt 1 and ativo eq true",
@@ -164,14 +166,14 @@ describe('compileFilter', () => {
     ],
     ['nome IS NOT NULL', `${NOME} is not null`, []],
     ['nome Is Null', `${NOME} is null`, []],
-    ["CONTAINING(nome, 'x')", `${NOME} ilike $1`, ['%x%']],
+    ["CONTAINING(nome, 'x')", `ponte_fold(${NOME}) like ponte_fold($1)`, ['%x%']],
     ["LOWER(nome) NE 'x'", `lower(${NOME}) <> $1`, ['x']],
     ['ativo eq False', `${ATIVO} = $1`, [false]],
     // whitespace
     ["  nome   eq\t'Ana'\n", `${NOME} = $1`, ['Ana']],
     ["nome eq'Ana'", `${NOME} = $1`, ['Ana']],
     ['(idade eq 1)or(idade eq 2)', `(${IDADE} = $1 or ${IDADE} = $2)`, [1, 2]],
-    ["containing( nome ,'x' )", `${NOME} ilike $1`, ['%x%']],
+    ["containing( nome ,'x' )", `ponte_fold(${NOME}) like ponte_fold($1)`, ['%x%']],
     ["lower ( nome ) eq 'x'", `lower(${NOME}) = $1`, ['x']],
     ['\r\nnome\r\nis\r\nnot\r\nnull\r\n', `${NOME} is not null`, []],
     [longest, `${NOME} = $1`, ['a'.repeat(MAX_FILTER_LENGTH - 10)]],
@@ -366,8 +368,9 @@ describe('against PostgreSQL (PGlite)', () => {
   const number = (row: { id: string }) => Number(row.id.slice(-12));
 
   beforeAll(async () => {
-    client = await PGlite.create();
+    client = await PGlite.create({ extensions: { unaccent } });
     db = drizzle({ client });
+    await client.exec(`create extension unaccent; ${FOLD_FUNCTION}`);
     await client.exec(`create table pessoa (
       id uuid primary key, nome text, idade integer, ativo boolean, altura double precision,
       nascimento date, criado timestamptz)`);
@@ -396,6 +399,7 @@ describe('against PostgreSQL (PGlite)', () => {
       { id: id(6), nome: 'axb', idade: 21 },
       { id: id(7), nome: 'C:\\temp', idade: 22 },
       { id: id(8) },
+      { id: id(9), nome: 'Conceição', ativo: false },
     ]);
   }, 60_000);
 
@@ -410,6 +414,10 @@ describe('against PostgreSQL (PGlite)', () => {
     ["containing(nome, 'a_b')", [5]],
     ["containing(nome, ':\\')", [7]],
     ["containing(nome, 'ANA')", [1]],
+    // case and accents aside, on both sides (search.ts)
+    ["containing(nome, 'conceicao')", [9]],
+    ["containing(nome, 'ÇÃO')", [9]],
+    ["containing(nome, 'Conceição')", [9]],
     ["nome eq 'D''Avila'", [2]],
     ["lower(nome) eq 'ana' or idade lt 18", [1, 2]],
     ["ativo eq true and (idade ge 40 or nome eq 'Ana')", [1, 3]],
@@ -440,6 +448,6 @@ describe('against PostgreSQL (PGlite)', () => {
       .from(pessoa)
       .where(compileFilter('ativo is not null', fields))
       .orderBy(...compileOrderBy('ativo desc, idade', fields));
-    expect(rows.map(number)).toEqual([5, 1, 3, 2, 4]);
+    expect(rows.map(number)).toEqual([5, 1, 3, 2, 4, 9]);
   });
 });

@@ -4,7 +4,7 @@ import { errors } from '../errors.ts';
 import { MAX_INTEGER } from '../storable.ts';
 import type { FilterField, FilterFields } from './fields.ts';
 import { integerLimit, isDate, isDateTime, isUuid } from './literals.ts';
-import { containsPattern } from './search.ts';
+import { containsText } from './search.ts';
 
 // The list query language of generic entities (DESIGN.md "Persistence"): `filter` and `orderby` of
 // `GET .../entities/<e>`. A tokenizer, a recursive-descent parser to a small AST, and a compiler
@@ -262,7 +262,7 @@ class Compiler {
         if (node.literal.kind !== 'string') {
           this.fail('containing expects a string literal', node.literal.pos);
         }
-        return sql`${column} ilike ${containsPattern(node.literal.value)}`;
+        return containsText(column, node.literal.value);
       }
       case 'compare':
         return this.compare(node);

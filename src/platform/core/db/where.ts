@@ -1,6 +1,6 @@
 import { and, or, Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { containsPattern } from './search.ts';
+import { containsPattern, likeFolded } from './search.ts';
 
 // A WHERE clause whose text depends only on which conditions it has, not on their values: a
 // search's filters. On a server it is built with placeholders and rendered once per shape
@@ -51,9 +51,9 @@ export class Where {
     return this;
   }
 
-  /** `column ILIKE '%text%'`, the text taken literally (search.ts), bound as `name`; nothing for no text. */
+  /** The column contains the text, case and accents aside (search.ts), bound as `name`; nothing for no text. */
   contains(name: string, column: AnyPgColumn, text: string | undefined): this {
-    return this.value(name, text ? containsPattern(text) : undefined, (v) => sql`${column} ilike ${v}`);
+    return this.value(name, text ? containsPattern(text) : undefined, (v) => likeFolded(column, v));
   }
 
   /** A condition on several values, each bound as `key.field` (the fields are part of the key); nothing when undefined. */

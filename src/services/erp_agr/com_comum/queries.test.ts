@@ -156,9 +156,10 @@ describe('pesquisarEmpresa', () => {
     expect(codes(await acme('queries/pesquisarEmpresa', { codigo: '0' }))).toEqual([]);
   });
 
-  it('matches texto partially and case-insensitively on code, name and trade name', async () => {
+  it('matches texto partially, case and accents aside, on code, name and trade name', async () => {
     expect(codes(await acme('queries/pesquisarEmpresa', { texto: 'COOPALF' }))).toEqual(['1']);
     expect(codes(await acme('queries/pesquisarEmpresa', { texto: 'grãos' }))).toEqual(['2']);
+    expect(codes(await acme('queries/pesquisarEmpresa', { texto: 'GRAOS' }))).toEqual(['2']);
     expect(codes(await acme('queries/pesquisarEmpresa', { texto: 'agroindustrial' }))).toEqual(['1']);
     expect(codes(await acme('queries/pesquisarEmpresa', { texto: '0' }))).toEqual(['10']);
     expect(codes(await acme('queries/pesquisarEmpresa', { texto: '   ' }))).toEqual(['1', '2', '10']);

@@ -1,17 +1,17 @@
-import { ilike, type SQL, sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { DEFAULT_LIMITE, DEFAULT_TAMANHO } from './schemas.ts';
 
 // What every com_comum search shares: partial, case-insensitive matching with the caller's
 // wildcards taken literally, paging by recPagina and the cut at quantidadeLimiteRegistros.
 
-import { containsPattern, escapeLike } from '../../../platform/core/db/search.ts';
+import { containsText, escapeLike } from '../../../platform/core/db/search.ts';
 import { compactRow } from '../../../platform/core/rows.ts';
 
 export { escapeLike };
 
-/** Partial, case-insensitive match, served by the column's trigram index where it has one. */
-export const contains = (column: AnyPgColumn, text: string): SQL => ilike(column, containsPattern(text));
+/** Partial match, case and accents aside, served by the column's trigram index where it has one. */
+export const contains = (column: AnyPgColumn, text: string): SQL => containsText(column, text);
 
 /** A search text, trimmed; blank means no filter. */
 export function textoOf(text: string | undefined): string | undefined {

@@ -1,4 +1,5 @@
-import { and, asc, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, or, type SQL } from 'drizzle-orm';
+import { containsText } from '../../../platform/core/db/search.ts';
 import type { Ctx } from '../../../platform/core/declarations.ts';
 import { query } from '../../../platform/core/registry.ts';
 import { Int64, Type } from '../../../platform/core/schema.ts';
@@ -67,9 +68,6 @@ export function ordenacao(orderBy: string): SQL[] {
   return [dir(column), asc(componente.id)];
 }
 
-/** `%`, `_` and `\` of a user's text, matched literally by LIKE. */
-const literal = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
-
 async function mascarasDe(ctx: Ctx, where: SQL): Promise<MascaraRow[]> {
   return ctx.store.rows<MascaraRow>(mascara, where, {
     orderBy: [asc(mascara.codigo), asc(mascara.codigoFamilia)],
@@ -125,10 +123,7 @@ export const buscas = {
         eq(componente.tenant, ctx.tenant.name),
         or(...mascaras.map((m) => eq(componente.mascaraId, String(m.id)))),
         filtro
-          ? or(
-              ilike(componente.codigo, `%${literal(filtro)}%`),
-              ilike(componente.descricao, `%${literal(filtro)}%`),
-            )
+          ? or(containsText(componente.codigo, filtro), containsText(componente.descricao, filtro))
           : undefined,
       );
       const { size, offset } = input.paginacao;

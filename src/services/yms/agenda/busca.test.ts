@@ -82,7 +82,7 @@ describe('filtrarAgenda', () => {
     expect(ids(await filtrar({ plantaId, pesquisa: '100%' }))).toEqual([]);
   });
 
-  it('pesquisa reads description, key and group as one column: any case, never across two fields, kept on edits, never answered', async () => {
+  it('pesquisa reads description, key and group as one column: any case and accents, never across two fields, kept on edits, never answered', async () => {
     const plantaId = randomUUID();
     const rows = await seedAgendas(t, 'acme', [
       makeAgenda({ plantaId, descricao: 'Carga de AÇÚCAR' }),
@@ -98,6 +98,11 @@ describe('filtrarAgenda', () => {
     expect(await busca('açúcar')).toEqual([rows[0]!.id]);
     expect(await busca('épsilon')).toEqual([rows[1]!.id]);
     expect(await busca('ÔMEGA')).toEqual([rows[2]!.id]);
+    // Accents aside, both ways: what a keyboard without them types finds what the ERP wrote.
+    expect(await busca('acucar')).toEqual([rows[0]!.id]);
+    expect(await busca('EPSILON')).toEqual([rows[1]!.id]);
+    expect(await busca('lote omega')).toEqual([rows[2]!.id]);
+    expect(await busca('fím xýz')).toEqual([rows[3]!.id]);
     // The fields are joined by a separator in the stored column: a text spanning two never matches.
     expect(await busca('xyzabc')).toEqual([]);
     expect(await busca('xyz abc')).toEqual([]);
@@ -161,6 +166,8 @@ describe('filtrarAgenda', () => {
       ['the partner CNPJ, part of the digits', '2333000', 'parceiro'],
       ['the type description', 'FERTILIZ', 'tipo'],
       ['the type code', 'omg-1', 'tipo'],
+      ['the type description, accents aside', 'DÉSCARGA', 'tipo'],
+      ['the partner name, accents aside', 'zêta', 'parceiro'],
     ] as const)('matches %s', async (_, pesquisa, campo) => {
       const plantaId = randomUUID();
       const rows = await seedAgendas(t, 'acme', [

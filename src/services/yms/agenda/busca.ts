@@ -1,6 +1,11 @@
 import { and, asc, desc, eq, gte, inArray, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import { containsPattern, fitsSearchColumn } from '../../../platform/core/db/search.ts';
+import {
+  containsPattern,
+  fitsSearchColumn,
+  likeFolded,
+  searchColumnHas,
+} from '../../../platform/core/db/search.ts';
 import { Where } from '../../../platform/core/db/where.ts';
 import type { Ctx } from '../../../platform/core/declarations.ts';
 import { action, query } from '../../../platform/core/registry.ts';
@@ -45,15 +50,11 @@ export interface Pesquisa extends PesquisaNoPatio {
  */
 function pesquisaEm(w: Where, p: Pesquisa): void {
   const padrao = containsPattern(p.texto);
-  if (fitsSearchColumn(p.texto)) w.value('texto', padrao, (v) => sql`${agenda.busca} like lower(${v})`);
+  if (fitsSearchColumn(p.texto)) w.value('texto', padrao, (v) => searchColumnHas(agenda.busca, v));
   // Another text, so another name: a name stands for one text of its condition (where.ts).
   else
     w.value('textoEmCadaCampo', padrao, (v) =>
-      or(
-        ...[agenda.descricao, agenda.chaveIntegracao, agenda.codigoAgrupador].map(
-          (c) => sql`${c} ilike ${v}`,
-        ),
-      ),
+      or(...[agenda.descricao, agenda.chaveIntegracao, agenda.codigoAgrupador].map((c) => likeFolded(c, v))),
     );
   if (/^\d{1,15}$/.test(p.texto)) w.value('codigoTexto', Number(p.texto), (c) => eq(agenda.codigo, c));
   w.list('veiculos', p.veiculoIds, (ids) => inArray(agenda.veiculoId, ids));

@@ -1,5 +1,5 @@
-import { or, sql } from 'drizzle-orm';
-import { containsPattern } from '../../../platform/core/db/search.ts';
+import { or } from 'drizzle-orm';
+import { containsPattern, likeFolded } from '../../../platform/core/db/search.ts';
 import { statement } from '../../../platform/core/db/statement.ts';
 import type { Ctx } from '../../../platform/core/declarations.ts';
 import { MAX_IDS_PESQUISA } from './contract.ts';
@@ -20,8 +20,8 @@ function parceirosPorTexto(documento: boolean) {
         b.scope(
           parceiroTable,
           or(
-            sql`${parceiroTable.nome} ilike ${b.param('padrao')}`,
-            documento ? sql`${parceiroTable.codigo} ilike ${b.param('documento')}` : undefined,
+            likeFolded(parceiroTable.nome, b.param('padrao')),
+            documento ? likeFolded(parceiroTable.codigo, b.param('documento')) : undefined,
           ),
         ),
       )
@@ -37,8 +37,8 @@ const TIPOS_POR_TEXTO = statement('yms.agenda.tiposPorTexto', (b) =>
       b.scope(
         tipoTable,
         or(
-          sql`${tipoTable.descricao} ilike ${b.param('padrao')}`,
-          sql`${tipoTable.codigo} ilike ${b.param('padrao')}`,
+          likeFolded(tipoTable.descricao, b.param('padrao')),
+          likeFolded(tipoTable.codigo, b.param('padrao')),
         ),
       ),
     )

@@ -11,7 +11,7 @@ import {
   SORT_FIELDS,
   StatusAgendamento,
 } from '../agenda/contract.ts';
-import { containsPattern } from './common.ts';
+import { containsPattern, likeFolded } from './common.ts';
 import { mustExist, normalizePlaca } from './entities.ts';
 import { E as PatioE } from './errors.ts';
 import { planta } from './tables/plantas.ts';
@@ -90,8 +90,8 @@ function motoristasPorTexto(documento: boolean) {
         b.scope(
           motorista,
           or(
-            sql`${motorista.nome} ilike ${b.param('nome')}`,
-            documento ? sql`${motorista.documento} ilike ${b.param('documento')}` : undefined,
+            likeFolded(motorista.nome, b.param('nome')),
+            documento ? likeFolded(motorista.documento, b.param('documento')) : undefined,
           ),
         ),
       )

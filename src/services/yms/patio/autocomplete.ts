@@ -1,9 +1,9 @@
-import { and, asc, eq, ilike, or, type SQL } from 'drizzle-orm';
+import { and, asc, eq, or, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Ctx } from '../../../platform/core/declarations.ts';
 import { query } from '../../../platform/core/registry.ts';
 import { Record, Type } from '../../../platform/core/schema.ts';
-import { containsPattern } from './common.ts';
+import { containsText } from './common.ts';
 import { TIPOS_AREA } from './entities.ts';
 import { E } from './errors.ts';
 import { area, planta } from './tables/plantas.ts';
@@ -52,9 +52,7 @@ function matching(
         ? or(eq(columns.id, value.toLowerCase()), eq(columns.codigo, value))
         : eq(columns.codigo, value)
       : undefined,
-    text
-      ? or(ilike(columns.codigo, containsPattern(text)), ilike(columns.nome, containsPattern(text)))
-      : undefined,
+    text ? or(containsText(columns.codigo, text), containsText(columns.nome, text)) : undefined,
   );
 }
 

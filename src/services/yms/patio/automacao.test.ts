@@ -406,6 +406,7 @@ describe('executarCondicao', () => {
     expect(await compara('MAIOR_IGUAL', '40000', { peso: '31500' })).toBe(false);
     expect(await compara('DIFERENTE', 'ABC', { peso: 'abc' })).toBe(true);
     expect(await compara('CONTEM', 'soja', { peso: 'Soja em grão' })).toBe(true);
+    expect(await compara('CONTEM', 'GRAO', { peso: 'Soja em grão' })).toBe(true); // accents aside, as searches
     expect(await compara('EXISTE', undefined, { peso: '0' })).toBe(true);
     expect(await compara('EXISTE', undefined, { tara: '0' })).toBe(false);
     expect(await compara('NAO_EXISTE', undefined, { tara: '0' })).toBe(true);

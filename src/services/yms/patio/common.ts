@@ -14,7 +14,7 @@ export const quem = (ctx: Ctx) =>
 /** The audit fields of a change made by an action. */
 export const alteradoPor = (ctx: Ctx) => ({ lastModifiedBy: quem(ctx), lastModifiedDate: ctx.now() });
 
-export { containsPattern } from '../../../platform/core/db/search.ts';
+export { containsPattern, containsText, likeFolded } from '../../../platform/core/db/search.ts';
 export { dateIn } from '../../../platform/core/time.ts';
 
 /** A string schema of at most `max` characters (at least `min` when given). */

@@ -199,6 +199,9 @@ describe('autocompleteFilterPlant / autocompleteFilterArea', () => {
     expect(res.json().records).toEqual([
       expect.objectContaining({ codigo: 'BAL', label: 'BAL - Balança de entrada' }),
     ]);
+    // Case and accents aside: 'BALANCA' finds Balança.
+    res = await area({ parameters: [{ name: 'plantaId', value: ids.lrv }], searchText: 'BALANCA' });
+    expect(res.json().records.map((r: { codigo: string }) => r.codigo)).toEqual(['BAL']);
     res = await area({ parameters: [{ name: 'cor', value: 'azul' }] });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toMatch(/unknown parameter cor/);

@@ -1,4 +1,5 @@
 import { and, count, eq, isNull } from 'drizzle-orm';
+import { foldText } from '../../../platform/core/db/search.ts';
 import type { Ctx } from '../../../platform/core/declarations.ts';
 import { E } from './errors.ts';
 import { type Alcance, precisa, veiculoDo } from './rotinas-escopo.ts';
@@ -23,7 +24,8 @@ function comparar(atual: string | undefined, operador: string, esperado: string)
   if (operador === 'EXISTE') return atual !== undefined;
   if (operador === 'NAO_EXISTE') return atual === undefined;
   if (atual === undefined) return false;
-  if (operador === 'CONTEM') return atual.toLowerCase().includes(esperado.toLowerCase());
+  // Case and accents aside, as every search (platform/core/db/search.ts).
+  if (operador === 'CONTEM') return foldText(atual).includes(foldText(esperado));
   const [a, b] = [numero(atual), numero(esperado)];
   const cmp =
     a !== undefined && b !== undefined ? Math.sign(a - b) : atual < esperado ? -1 : atual > esperado ? 1 : 0;

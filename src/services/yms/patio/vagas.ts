@@ -1,9 +1,9 @@
-import { and, asc, count, desc, eq, ilike, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, asc, count, desc, eq, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { statement } from '../../../platform/core/db/statement.ts';
 import type { Ctx } from '../../../platform/core/declarations.ts';
 import { action, query } from '../../../platform/core/registry.ts';
 import { Enum, Int64, Type } from '../../../platform/core/schema.ts';
-import { compact, containsPattern } from './common.ts';
+import { compact, containsText } from './common.ts';
 import { vaga as vagaEntity } from './entities.ts';
 import { E } from './errors.ts';
 import { area, vaga } from './tables/plantas.ts';
@@ -215,7 +215,7 @@ export const vagas = {
       const where = ctx.store.scope(
         vaga,
         and(
-          texto ? ilike(vaga.descricao, containsPattern(texto)) : undefined,
+          texto ? containsText(vaga.descricao, texto) : undefined,
           input.rua !== undefined ? eq(vaga.rua, input.rua) : undefined,
           input.numero !== undefined ? eq(vaga.numero, input.numero) : undefined,
           input.areaId !== undefined ? eq(vaga.areaId, input.areaId) : undefined,

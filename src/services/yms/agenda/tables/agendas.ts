@@ -12,7 +12,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { tenantPrimaryKey } from '../../../../platform/core/db/keys.ts';
-import { searchColumnOf, trigramIndex } from '../../../../platform/core/db/search.ts';
+import { searchColumnIndex, searchColumnOf, trigramIndex } from '../../../../platform/core/db/search.ts';
 import { tenantColumn, tenantIsolation } from '../../../../platform/core/db/tenancy.ts';
 import { entity } from './columns.ts';
 
@@ -90,7 +90,7 @@ export const agenda = pgTable(
     index('agenda_inicio_execucao').on(t.tenant, t.inicioExecucao).where(sql`${t.inicioExecucao} = 'FALHOU'`),
     // The descricao filter; pesquisa reads the three text fields through busca's (docs/agenda.md).
     trigramIndex('agenda_descricao_trgm', t.descricao),
-    trigramIndex('agenda_busca_trgm', t.busca),
+    searchColumnIndex('agenda_busca_trgm', t.busca),
     tenantIsolation(t.tenant),
   ],
 );
