@@ -212,6 +212,45 @@ describe('entity rules', () => {
     expect(patch.statusCode).toBe(422);
   });
 
+  it('takes a CEP as people write it and stores its 8 digits: create, patch, put, bulk', async () => {
+    const base = { codigoPessoa: 'C1', logradouro: 'Rua do Porto' };
+    const created = await req('POST', 'pessoaEndereco', { ...base, sequencia: 7, cep: '13140-000' });
+    expect(created.statusCode, created.body).toBe(200);
+    expect(created.json().cep).toBe('13140000');
+    const id = created.json().id;
+    const patched = await req('PATCH', `pessoaEndereco/${id}`, { cep: '13.140-001' });
+    expect(patched.statusCode, patched.body).toBe(200);
+    expect(patched.json().cep).toBe('13140001');
+    const put = await req('PUT', `pessoaEndereco/${id}`, { ...base, sequencia: 7, cep: '13140002' });
+    expect(put.json().cep).toBe('13140002');
+    const bulk = await req('POST', 'pessoaEndereco/bulk', [{ ...base, sequencia: 8, cep: '13140-003' }]);
+    expect(bulk.statusCode, bulk.body).toBe(200);
+    expect(bulk.json()[0].cep).toBe('13140003');
+    expect((await req('GET', `pessoaEndereco/${id}`)).json().cep).toBe('13140002');
+    for (const cep of ['1314-0000', '13140-00', '131400000', '13140 000', 'ABCDE-FGH']) {
+      const bad = await req('PATCH', `pessoaEndereco/${id}`, { cep });
+      expect(bad.statusCode, cep).toBe(400);
+      expect(bad.json().message).toContain('cep');
+    }
+    for (const created of [id, bulk.json()[0].id])
+      expect((await req('DELETE', `pessoaEndereco/${created}`)).statusCode).toBe(200);
+  });
+
+  it('documents the CEP as the server takes it: the Swagger pattern accepts the written forms', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/t/acme/bridge/1.0/rest/${COM}/queries/getMetadata`,
+      headers: { authorization: acme, 'content-type': 'application/json' },
+      payload: '{}',
+    });
+    const doc = JSON.parse(res.json().metadata);
+    for (const definition of ['pessoaEnderecoInput', 'pessoaEnderecoPatch']) {
+      const pattern = new RegExp(doc.definitions[definition].properties.cep.pattern);
+      for (const cep of ['13140-000', '13140000', '13.140-000']) expect(pattern.test(cep), cep).toBe(true);
+      expect(pattern.test('13140-00')).toBe(false);
+    }
+  });
+
   it('refuses an address of a person that does not exist in the tenant (422)', async () => {
     const res = await req(
       'POST',

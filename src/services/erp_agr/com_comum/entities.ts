@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { Cep, cepDigits } from '../../../platform/core/cep.ts';
 import type { TenantTable } from '../../../platform/core/db/store.ts';
 import type { Ctx } from '../../../platform/core/declarations.ts';
 import { defineEntity } from '../../../platform/core/entity.ts';
@@ -218,7 +219,7 @@ export const pessoaEndereco = defineEntity({
     numero: opt(Str(10)),
     complemento: opt(Str(60)),
     bairro: opt(Str(60)),
-    cep: opt(Type.String({ pattern: '^\\d{8}$', description: 'CEP, 8 digits' })),
+    cep: opt(Cep()),
     codigoCidade: opt(Str(10, 'cidade.codigo (IBGE)')),
     siglaEstado: opt(Str(2)),
     pais: opt(Str(5, 'pais.codigo')),
@@ -228,6 +229,7 @@ export const pessoaEndereco = defineEntity({
     beforeSave: async (ctx, next, previous) => {
       next.tipoEndereco ??= 'Principal';
       if (typeof next.siglaEstado === 'string') next.siglaEstado = next.siglaEstado.toUpperCase();
+      if (typeof next.cep === 'string') next.cep = cepDigits(next.cep);
       if (next.codigoPessoa !== previous?.codigoPessoa) {
         await mustExist(ctx, pessoa, 'pessoa', 'codigoPessoa', next.codigoPessoa);
       }

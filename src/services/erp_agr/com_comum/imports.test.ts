@@ -164,6 +164,24 @@ describe('imports end to end', () => {
     expect(filial).toEqual([expect.objectContaining({ codigo: '1', idEmpresa: empresa.id })]);
   });
 
+  it('stores the CEP of an imported address as its 8 digits, as the entity does', async () => {
+    const { status } = await importFile(
+      'PessoaEndereco',
+      'enderecos.csv',
+      'codigoPessoa,sequencia,logradouro,cep,siglaEstado\nPF1,1,Rua A,13140-000,sp\nPF1,2,Rua B,13.140-001,sp\nPF1,3,Rua C,1314-000,sp\n',
+    );
+    expect(status).toMatchObject({ state: 'done', succeeded: 2, failed: 1 });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/t/acme/bridge/1.0/rest/erp_agr/com_comum/entities/pessoaEndereco?orderby=sequencia`,
+      headers: { authorization: key },
+    });
+    expect(res.json().map((e: { cep: string; siglaEstado: string }) => [e.cep, e.siglaEstado])).toEqual([
+      ['13140000', 'SP'],
+      ['13140001', 'SP'],
+    ]);
+  });
+
   it('imports entities with their audit fields, readable through the entity routes', async () => {
     const { status } = await importFile('Moeda', 'moedas.csv', 'codigo,nome,simbolo\nUSD,Dólar,US$\n');
     expect(status).toMatchObject({ state: 'done', succeeded: 1 });

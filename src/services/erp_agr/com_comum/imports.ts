@@ -1,4 +1,5 @@
 import type { TObject } from 'typebox';
+import { cepDigits } from '../../../platform/core/cep.ts';
 import { importTargetOf } from '../../../platform/core/entity.ts';
 import type { ImportTarget } from '../../../platform/core/import-target.ts';
 import { Type } from '../../../platform/core/schema.ts';
@@ -39,12 +40,13 @@ import { skuUnidadeMedida, unidadeMedida } from './tables/produtos.ts';
 // What each import<X> of erp_agr/com_comum writes (spec 001 §4.8): the table the queries read,
 // the schema of one row of the file (the record's fields, by their JSON names), and the natural
 // key a row is upserted by. References are natural codes, so files may arrive in any order.
-// `prepare` only normalises: documents to digits, state and country abbreviations to upper case
-// (the searches compare abbreviations in upper case).
+// `prepare` only normalises: documents and CEPs to digits, state and country abbreviations to upper
+// case (the searches compare abbreviations in upper case), as the entities' hooks do.
 
 type Row = Record<string, unknown>;
 
 const digits = (value: unknown) => (typeof value === 'string' ? value.replace(/\D/g, '') : value);
+const cep = (value: unknown) => (typeof value === 'string' ? cepDigits(value) : value);
 const upper = (value: unknown) => (typeof value === 'string' ? value.toUpperCase() : value);
 
 /** A pure prepare that maps the named fields, when present. */
@@ -93,7 +95,10 @@ export const comumImports: Record<string, ImportTarget> = {
   UnidadeMedidaConversao: importTargetOf(conversaoEntity),
   CondicaoPagamento: importTargetOf(condicaoPagamentoEntity),
   Sku: importTargetOf(skuEntity),
-  PessoaEndereco: { ...importTargetOf(pessoaEnderecoEntity), prepare: normalise({ siglaEstado: upper }) },
+  PessoaEndereco: {
+    ...importTargetOf(pessoaEnderecoEntity),
+    prepare: normalise({ siglaEstado: upper, cep }),
+  },
   Moeda: importTargetOf(moedaEntity),
   Safra: importTargetOf(safraEntity),
   FormaPagamento: target(formaPagamento, Type.Object(formaPagamentoFields), ['codigo']),

@@ -330,6 +330,10 @@ describe('pesquisarEndereco', () => {
     expect(keys(await acme('queries/pesquisarEndereco', { id: ids['enderecoC1.2'] }))).toEqual(['C1.2']);
     expect(keys(await acme('queries/pesquisarEndereco', { texto: 'FLORES' }))).toEqual(['C1.1', 'C2.1']);
     expect(keys(await acme('queries/pesquisarEndereco', { texto: '8001' }))).toEqual(['C1.1']);
+    // CEPs are stored as digits; texto finds them as people write them.
+    for (const texto of ['80010-000', '80.010-000', '80010000', '0010-0'])
+      expect(keys(await acme('queries/pesquisarEndereco', { texto })), texto).toEqual(['C1.1']);
+    expect(keys(await acme('queries/pesquisarEndereco', { texto: '80010-001' }))).toEqual([]);
     expect(keys(await acme('queries/pesquisarEndereco', { texto: '50%' }))).toEqual(['C1.3']);
     expect(keys(await acme('queries/pesquisarEndereco', { texto: '%' }))).toEqual(['C1.3']);
     // Company 1 uses its own addresses and those of no company; not company 2's.

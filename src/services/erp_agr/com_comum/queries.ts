@@ -1,4 +1,5 @@
 import { and, asc, count, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { cepOfSearch } from '../../../platform/core/cep.ts';
 import type { Ctx } from '../../../platform/core/declarations.ts';
 import { query } from '../../../platform/core/registry.ts';
 import { Int64, Type } from '../../../platform/core/schema.ts';
@@ -223,7 +224,12 @@ export const lugares = {
         input.id !== undefined ? eq(e.id, input.id) : undefined,
         input.pessoa !== undefined ? eq(pessoa.id, input.pessoa) : undefined,
         texto
-          ? or(contains(e.logradouro, texto), contains(e.bairro, texto), contains(e.cep, texto))
+          ? or(
+              contains(e.logradouro, texto),
+              contains(e.bairro, texto),
+              // CEPs are stored as digits: `13140-000` and `13.140` look for 13140000 and 13140.
+              contains(e.cep, cepOfSearch(texto) ?? texto),
+            )
           : undefined,
         ofEmpresa,
       );

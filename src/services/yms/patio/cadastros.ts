@@ -1,3 +1,4 @@
+import { Cep, cepDigits } from '../../../platform/core/cep.ts';
 import { defineEntity } from '../../../platform/core/entity.ts';
 import { Double, Enum, Int64, Type } from '../../../platform/core/schema.ts';
 import { Str } from './common.ts';
@@ -11,7 +12,6 @@ import { planta as plantaTable } from './tables/plantas.ts';
 const opt = Type.Optional;
 
 export const UF = '^[A-Za-z]{2}$';
-export const CEP = '^\\d{5}-?\\d{3}$';
 
 /** The address fields, shared by the entity and the import row (which names the plant by code). */
 export const enderecoFields = {
@@ -21,7 +21,7 @@ export const enderecoFields = {
   bairro: opt(Str(100)),
   cidade: Str(100, undefined, 1),
   uf: Type.String({ pattern: UF, description: 'state abbreviation (SP, MT); stored upper case' }),
-  cep: opt(Type.String({ pattern: CEP, description: 'CEP, 8 digits (dash allowed); stored as digits' })),
+  cep: opt(Cep()),
   pais: opt(Type.String({ pattern: UF, description: 'ISO 3166-1 alpha-2 country, default BR' })),
   latitude: opt(Double({ minimum: -90, maximum: 90, description: 'decimal degrees (WGS 84)' })),
   longitude: opt(Double({ minimum: -180, maximum: 180, description: 'decimal degrees (WGS 84)' })),
@@ -31,7 +31,7 @@ export const enderecoFields = {
 export function normalizaEndereco(next: Record<string, unknown>): Record<string, unknown> {
   if (typeof next.uf === 'string') next.uf = next.uf.toUpperCase();
   next.pais = typeof next.pais === 'string' ? next.pais.toUpperCase() : 'BR';
-  if (typeof next.cep === 'string') next.cep = next.cep.replace(/\D/g, '');
+  if (typeof next.cep === 'string') next.cep = cepDigits(next.cep);
   return next;
 }
 
