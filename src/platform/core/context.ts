@@ -9,7 +9,7 @@ import type {
   ServiceDeclaration,
   TransactionMode,
 } from './declarations.ts';
-import { errors } from './errors.ts';
+import { ApiError, errors } from './errors.ts';
 import { appendEvent, appendQueued, checkTopic, QUEUED_EVENTS, type QueuedEvent } from './outbox.ts';
 import { validate } from './validation.ts';
 
@@ -175,6 +175,9 @@ export async function run<T>(
       // a serialization failure; a key or a referenced row another committed meanwhile): nothing of
       // it happened, so it runs again, a few times, each after a short random pause, and answers as
       // it would have after the other one (docs/platform.md "Transactions run again").
+      // An ApiError is the answer the operation chose (the entity engine's 409 for a key, a
+      // service's 422): never run again, whatever its catalogue `code` (which sqlState also reads).
+      if (err instanceof ApiError) throw err;
       const state = sqlState(err) ?? '';
       if (mode === 'none' || !(state in RUN_AGAIN)) throw err;
       if (attempt >= RUNS) throw RUN_AGAIN[state as keyof typeof RUN_AGAIN]();

@@ -45,6 +45,20 @@ describe('events appended at commit', () => {
   });
 });
 
+describe('an ApiError', () => {
+  it.each(['40P01', '40001', '23505', '23503'])(
+    'is the answer, run once, even when its code reads as SQLSTATE %s',
+    async (code) => {
+      const tag = `api-error-${code}`;
+      const res = await steps(tag, ['emit', `fail:${code}`]);
+      expect(res.statusCode, res.body).toBe(422);
+      expect(res.json()).toEqual({ message: `refused with code ${code}`, reason: 'UNPROCESSABLE' });
+      expect(runs.get(tag)).toBe(1);
+      expect((await stepped()).filter((s) => s === tag)).toEqual([]);
+    },
+  );
+});
+
 describeOnServer('transactions under contention', () => {
   it('an event emitted before a lock closes no cycle with a transaction that locked first and emits later', async () => {
     // B takes the row first and emits last; A emits first, then waits for B's row. Were A's event

@@ -1,6 +1,6 @@
 import { advisoryLock } from '../core/db/locks.ts';
 import { inSavepoint } from '../core/db/savepoint.ts';
-import { errors } from '../core/errors.ts';
+import { ApiError, errors } from '../core/errors.ts';
 import { appendEvent } from '../core/outbox.ts';
 import { action, defineService, event } from '../core/registry.ts';
 import { Type } from '../core/schema.ts';
@@ -24,8 +24,9 @@ export const yard = defineService({
       },
     }),
     // Steps in order: `emit` (ctx.emit), `lock:<name>` (an advisory lock held until commit),
-    // `wait:<ms>`, `refused` (an emit in a savepoint then refused). Every run of the handler is counted in `runs`, by tag: the platform runs a
-    // transaction the database undid again (run-again.test.ts).
+    // `wait:<ms>`, `refused` (an emit in a savepoint then refused), `fail:<code>` (a 422 ApiError
+    // whose catalogue code is <code>). Every run of the handler is counted in `runs`, by tag: the
+    // platform runs a transaction the database undid again (run-again.test.ts).
     steps: action({
       input: Type.Object({ tag: Type.String(), steps: Type.Array(Type.String()) }),
       output: Type.Object({}),
@@ -36,6 +37,8 @@ export const yard = defineService({
           if (what === 'emit') await ctx.emit('test/yard/stepped', { tag: input.tag });
           else if (what === 'lock') await advisoryLock(ctx.tx, 'test/yard', ctx.tenant.name, arg);
           else if (what === 'wait') await new Promise((resolve) => setTimeout(resolve, Number(arg)));
+          else if (what === 'fail')
+            throw new ApiError('UNPROCESSABLE', `refused with code ${arg}`, { code: arg });
           else if (what === 'refused')
             // Work in a savepoint that is refused: its event goes with it.
             await inSavepoint(ctx, async () => {
