@@ -1,4 +1,4 @@
-import { eq, or } from 'drizzle-orm';
+import { eq, or, sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { aoMesmoTempo, bancoDeCorrida, CONCORRENTES, depois, RODADAS } from '../../../../test/corrida.ts';
@@ -8,15 +8,16 @@ import { patioCall } from '../patio/fixtures.ts';
 import { agendaCall, makeAgenda, PLANTA, seedAgendas, TIPO } from './fixtures.ts';
 import { AGORA, makePreAgenda, seedCadastros, seedPreAgendas } from './preagenda-fixtures.ts';
 import { agenda } from './tables/agendas.ts';
-import { externalTenant } from './tables/parceiros.ts';
+import { externalTenant, externalUser } from './tables/parceiros.ts';
 import { preAgenda } from './tables/preagendas.ts';
 
-// A partner (externalTenant) deleted at the same moment as agendas and pre-agendas naming it are
-// written, on every path that writes the partner (docs/agenda.md "External partners and users"):
-// the writes read it FOR KEY SHARE (exigirParceiroAtivo, core/references.ts), the delete locks it
-// FOR UPDATE and then looks for what names it. Either the delete wins and every write is refused
-// (422, the partner is not one of the tenant's), or a write wins and the delete is refused (409
-// for an agenda, 422 for a pre-agenda): never a record naming a partner that is gone, never a 500.
+// A partner (externalTenant) deleted at the same moment as agendas, pre-agendas and users naming it
+// are written, on every path that writes the partner (docs/agenda.md "External partners and users"):
+// the writes read it FOR KEY SHARE (exigirParceiroAtivo, core/references.ts, externalUser's hook),
+// the delete locks it FOR UPDATE and then looks for what names it. Either the delete wins and every
+// write is refused (422, the partner is not one of the tenant's), or a write wins and the delete is
+// refused (409 for an agenda or a user, 422 for a pre-agenda): never a record naming a partner that
+// is gone, never a 500.
 // On PostgreSQL the requests run at once; on PGlite one after the other (the same rules hold).
 
 let t: TestApp;
@@ -98,10 +99,17 @@ const ESCRITAS: Record<string, Escrita> = {
     const id = await novaPreAgenda();
     return () => acme(`entities/preAgenda/${id}`, { clienteId }, { method: 'PATCH' });
   },
+  // Not an agenda, but a record that names the partner too: a partner's user.
+  'externalUser POST': async (parceiroId) => () =>
+    acme('entities/externalUser', {
+      email: `u${++documentos}@parceiro.example`,
+      nome: 'Usuária do parceiro',
+      parceiroIds: [parceiroId],
+    }),
 };
 const NOMES = Object.keys(ESCRITAS);
 
-/** Agendas and pre-agendas naming the partner. */
+/** Agendas, pre-agendas and users naming the partner. */
 const nomeando = async (parceiroId: string) =>
   t.db.tenant('acme', async (tx) => {
     const store = new Store(tx, 'acme');
@@ -110,12 +118,16 @@ const nomeando = async (parceiroId: string) =>
       preAgenda,
       or(eq(preAgenda.externalTenantId, parceiroId), eq(preAgenda.clienteId, parceiroId)),
     );
-    return { agendas: agendas.length, preAgendas: pre.length };
+    const usuarios = await store.select(
+      externalUser,
+      sql`${parceiroId}::uuid = any(${externalUser.parceiroIds})`,
+    );
+    return { agendas: agendas.length, preAgendas: pre.length, usuarios: usuarios.length };
   });
 
 const RECUSA_DA_ESCRITA = /não é um parceiro \(externalTenant\) deste tenant|externalTenant does not exist/;
 
-describe(`a partner deleted while agendas and pre-agendas naming it are written (${RODADAS * 2} rounds × ${CONCORRENTES} at once)`, () => {
+describe(`a partner deleted while agendas, pre-agendas and users naming it are written (${RODADAS * 2} rounds × ${CONCORRENTES} at once)`, () => {
   it('either the delete wins and every write is 422, or a write wins and the delete is refused; never a dangling partner', async () => {
     const escritas = CONCORRENTES - 1;
     const meio = Math.floor(CONCORRENTES / 2);
@@ -146,8 +158,8 @@ describe(`a partner deleted while agendas and pre-agendas naming it are written 
         if (res.statusCode === 422) expect(res.json().message, resumo).toMatch(RECUSA_DA_ESCRITA);
       }
       const aceitas = resultados.filter((res) => res.statusCode === 200).length;
-      const { agendas, preAgendas } = await nomeando(parceiroId);
-      expect(agendas + preAgendas, resumo).toBe(aceitas);
+      const { agendas, preAgendas, usuarios } = await nomeando(parceiroId);
+      expect(agendas + preAgendas + usuarios, resumo).toBe(aceitas);
       const existe =
         (await acme(`entities/externalTenant/${parceiroId}`, undefined, { method: 'GET' })).statusCode ===
         200;
@@ -160,8 +172,8 @@ describe(`a partner deleted while agendas and pre-agendas naming it are written 
         expect(existe, resumo).toBe(true);
         expect(aceitas, resumo).toBeGreaterThan(0);
         if (remocao.statusCode === 409) {
-          expect(agendas, resumo).toBeGreaterThan(0);
-          expect(remocao.json().message, resumo).toMatch(/agenda\(s\).*desative-o em vez de excluir/);
+          expect(agendas + usuarios, resumo).toBeGreaterThan(0);
+          expect(remocao.json().message, resumo).toMatch(/agenda\(s\) e \d+ usuário\(s\): desative-o/);
         } else {
           expect(remocao.statusCode, resumo).toBe(422);
           expect(preAgendas, resumo).toBeGreaterThan(0);

@@ -1,4 +1,4 @@
-import { and, count, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import { defineEntity } from '../../../platform/core/entity.ts';
 import { action, query } from '../../../platform/core/registry.ts';
 import { Enum, NoInput, Record as Registro, Type } from '../../../platform/core/schema.ts';
@@ -130,7 +130,15 @@ export const externalUserEntity = defineEntity({
       next.ativo ??= true;
       const ids = (next.parceiroIds as string[]).map((id) => id.toLowerCase());
       next.parceiroIds = ids;
-      const rows = await ctx.store.select(parceiroTable, inArray(parceiroTable.id, ids));
+      // Read FOR KEY SHARE until commit, as exigirParceiroAtivo reads an agenda's partner: a delete
+      // of one of them (locked FOR UPDATE, refused while a user names it) waits for this write and
+      // then sees the user, or came first and the partner is not found here (422).
+      const rows = await ctx.tx
+        .select({ id: parceiroTable.id })
+        .from(parceiroTable)
+        .where(ctx.store.scope(parceiroTable, inArray(parceiroTable.id, ids)))
+        .orderBy(asc(parceiroTable.id))
+        .for('key share');
       const fora = ids.find((id) => !rows.some((r) => r.id === id));
       if (fora) throw E.parceiroInexistente({ id: fora });
     },
