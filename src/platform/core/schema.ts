@@ -30,9 +30,21 @@ export function Enum<const V extends readonly string[]>(
 /** The object schema of an operation without input fields (spec 000 §2.1: "none"). */
 export const NoInput = () => Type.Object({});
 
+/**
+ * Where a record keeps its own description: a use may give the record a description of its own
+ * (`{ ...StatusAgendamento, description: 'read-only: ...' }`), and the documents describe the named
+ * definition by the record's, whichever use they meet first (http/records.ts). Validation ignores it.
+ */
+export const RECORD_DESCRIPTION = 'x-record-description';
+
 /** Names a schema as a record of the spec, so Swagger lists it under `definitions` with that name. */
 export function Record<T extends TSchema>(name: string, schema: T): T {
-  return { ...schema, title: name } as T;
+  const description = (schema as { description?: unknown }).description;
+  return {
+    ...schema,
+    title: name,
+    ...(description === undefined ? {} : { [RECORD_DESCRIPTION]: description }),
+  } as T;
 }
 
 export const GENERIC_ERROR = Type.Object(

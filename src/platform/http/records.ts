@@ -4,9 +4,13 @@
 // - every record (a schema with a `title`: `Record(...)`, an entity) becomes a `$ref` to a named
 //   definition, written once; one name per shape: a second shape under a taken title is named
 //   `<title>2`, `<title>3`... (the document tests fail on that, so declarations name their variants);
+//   the definition is described by the record's own description (`RECORD_DESCRIPTION`), else by the
+//   first use's; a use described otherwise wraps the `$ref`;
 // - `exclusiveMinimum: n` becomes `minimum: n, exclusiveMinimum: true` (and the same for maximum),
 //   `const` an enum of one value, `patternProperties` (a map's values) `additionalProperties`;
 //   `$id` and `$schema` are dropped.
+
+import { RECORD_DESCRIPTION } from '../core/schema.ts';
 
 type Json = Record<string, unknown>;
 
@@ -50,7 +54,7 @@ function dialect(node: Json): Json {
 
 /** A schema in the documents' dialect, without naming its records (query and path parameters). */
 export function inDialect(schema: unknown): unknown {
-  return convert(schema, (node) => node);
+  return convert(schema, ({ [RECORD_DESCRIPTION]: _, ...node }) => node);
 }
 
 function convert(schema: unknown, onNode: (node: Json) => Json): unknown {
@@ -89,7 +93,7 @@ export class Records {
 
   private reference(record: Json): Json {
     // A description or a default at the root is the use's ("the agenda to start"), not the record's shape.
-    const { description, default: byDefault, ...shape } = record;
+    const { description, default: byDefault, [RECORD_DESCRIPTION]: declared, ...shape } = record;
     const key = JSON.stringify(shape);
     let name = this.byShape.get(key);
     if (name === undefined) {
@@ -97,7 +101,8 @@ export class Records {
       name = title;
       for (let n = 2; this.byName.has(name); n++) name = `${title}${n}`;
       this.byShape.set(key, name);
-      this.byName.set(name, description === undefined ? shape : { ...shape, description });
+      const own = declared ?? description;
+      this.byName.set(name, own === undefined ? shape : { ...shape, description: own });
     }
     const ref = { $ref: `${this.prefix}${name}` };
     // A $ref has no siblings in these dialects: a use that describes the record its own way wraps it.
