@@ -1,5 +1,5 @@
 import { maskBounds } from '../../../platform/core/masks.ts';
-import { Double, Enum, Type } from '../../../platform/core/schema.ts';
+import { Double, Enum, Record, Type } from '../../../platform/core/schema.ts';
 import { SITUACOES_LIGACAO } from './situacoes.ts';
 
 // The link's fields (spec 001 §4.4), each with the mask the spec gives as its format hint, enforced
@@ -35,9 +35,11 @@ export const ChaveLigacao = {
   codigoDeposito: texto('U[10]', 'warehouse code', 1),
 };
 
-export const EnumSituacaoLigacao = Enum(SITUACOES_LIGACAO, {
-  description: 'enumSituacaoLigacaoProdutoDeposito: status of the product in the warehouse',
-});
+/** enumSituacaoLigacaoProdutoDeposito: a named definition of the documents the fields refer to. */
+export const EnumSituacaoLigacao = Record(
+  'enumSituacaoLigacaoProdutoDeposito',
+  Enum(SITUACOES_LIGACAO, { description: 'status of the product in the warehouse' }),
+);
 
 export const CamposLigacao = {
   estoqueNegativo: opt(Type.Boolean({ description: 'accepts negative stock' })),

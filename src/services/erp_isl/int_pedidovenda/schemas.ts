@@ -9,9 +9,11 @@ const opt = Type.Optional;
 export const MAX_ITENS = 1000;
 export const MAX_LOTES = 1000;
 
-export const EnumSituacaoPedidoVenda = Enum(SITUACOES_PEDIDO_VENDA, {
-  description: 'enumSituacaoPedidoVenda',
-});
+/** enumSituacaoPedidoVenda: one declaration, a named definition of the documents every field refers to. */
+export const EnumSituacaoPedidoVenda = Record(
+  'enumSituacaoPedidoVenda',
+  Enum(SITUACOES_PEDIDO_VENDA, { description: 'situation of a sales order or of its product item' }),
+);
 
 /** A code of the ERP: a positive int64. */
 export const Codigo = (description: string) => Int64({ minimum: 1, description });

@@ -11,7 +11,11 @@ const Texto = (max: number, min = 0) => Type.String({ maxLength: max, ...(min ? 
 
 export const MAX_ITENS = 1000;
 
-export const EnumSituacaoPreFatura = Enum(SITUACOES_PRE_FATURA, { description: 'enumSituacaoPreFatura' });
+/** enumSituacaoPreFatura: one declaration, a named definition of the documents every field refers to. */
+export const EnumSituacaoPreFatura = Record(
+  'enumSituacaoPreFatura',
+  Enum(SITUACOES_PRE_FATURA, { description: 'situation of a pre-invoice or of its item' }),
+);
 
 export const ChavePreFatura = {
   codigoEmpresa: Codigo('company code'),
