@@ -12,6 +12,7 @@ import {
   preAgendaParaAlterar,
   type StatusPreAgenda,
 } from './preagenda-estados.ts';
+import { StatusPreAgenda as StatusPreAgendaSchema } from './schemas.ts';
 import { compact, quem } from './states.ts';
 import {
   configuracaoAprovacaoAgenda,
@@ -189,8 +190,8 @@ export const PreAgendaLogSchema = Type.Object(
     acao: Type.String({
       description: 'CRIADA, ALTERADA, APROVACAO, REPROVACAO, CANCELAMENTO, REENVIO, CONVERSAO',
     }),
-    de: Type.Optional(Type.String({ description: 'statusPreAgenda before' })),
-    para: Type.Optional(Type.String({ description: 'statusPreAgenda after' })),
+    de: Type.Optional({ ...StatusPreAgendaSchema, description: 'the state before (absent on creation)' }),
+    para: Type.Optional({ ...StatusPreAgendaSchema, description: 'the state after' }),
     alteracoes: Type.Optional(
       Type.Record(Type.String(), Type.Object({ de: Type.Unknown(), para: Type.Unknown() }), {
         description: 'changed fields of an edit: {field: {de, para}}',

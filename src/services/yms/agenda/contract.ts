@@ -1,5 +1,5 @@
 import { AuditSchema } from '../../../platform/core/entity.ts';
-import { DateTime, Double, Enum, Int64, type TSchema, Type } from '../../../platform/core/schema.ts';
+import { DateTime, Double, Enum, Int64, Record, type TSchema, Type } from '../../../platform/core/schema.ts';
 
 // What yms/agenda publishes to the other services (docs/agenda.md "What yms/agenda and yms/patio
 // share"): the only file of this service another one may import. The agenda record itself is
@@ -42,10 +42,17 @@ const Id = (description: string) => Type.String({ format: 'uuid', description })
 const ReadOnly = <T extends TSchema>(schema: T, what: string) =>
   opt({ ...schema, description: `read-only: ${what}; a value sent is ignored` } as T);
 
-export const StatusAgendamento = Enum(STATUS_AGENDAMENTO, {
-  description:
-    'statusAgendamento: AGENDADO, AGUARDANDO_INTEGRACAO, EXECUTANDO, CONCLUIDO, ERRO_INTEGRACAO, CANCELADO',
-});
+/**
+ * statusAgendamento (spec 000 §2.5): one declaration, a named definition of both services' documents
+ * that every field holding an agenda's state refers to.
+ */
+export const StatusAgendamento = Record(
+  'statusAgendamento',
+  Enum(STATUS_AGENDAMENTO, {
+    description:
+      'state of an agenda: AGENDADO, AGUARDANDO_INTEGRACAO, EXECUTANDO, CONCLUIDO, ERRO_INTEGRACAO, CANCELADO',
+  }),
+);
 
 export const Custom = Type.Object(
   {},

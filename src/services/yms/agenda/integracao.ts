@@ -3,7 +3,7 @@ import { inSavepoint } from '../../../platform/core/db/savepoint.ts';
 import type { Ctx, JobDeclaration } from '../../../platform/core/declarations.ts';
 import { requireReferenced } from '../../../platform/core/references.ts';
 import { action } from '../../../platform/core/registry.ts';
-import { Enum, Type } from '../../../platform/core/schema.ts';
+import { Enum, Record, Type } from '../../../platform/core/schema.ts';
 import { agenda as agendaEntity } from './entities.ts';
 import { E } from './errors.ts';
 import { exigirDesbloqueados } from './ocupacao.ts';
@@ -24,6 +24,11 @@ import { agenda } from './tables/agendas.ts';
 
 const AgendaRef = Type.String({ minLength: 1, maxLength: 36, description: 'the agenda: its id or its code' });
 const Uuid = (description: string) => Type.String({ format: 'uuid', description });
+/** statusIntegracao (spec 000 §2.5; values: docs/agenda.md), a named definition of the documents. */
+const StatusIntegracao = Record(
+  'statusIntegracao',
+  Enum(STATUS_INTEGRACAO, { description: 'what an integrating service reports: SUCESSO or ERRO' }),
+);
 
 export const INICIAR_EXECUCAO = 'iniciarExecucaoCircuito';
 
@@ -79,7 +84,7 @@ export const integracao = {
     input: Type.Object({
       agenda: AgendaRef,
       servico: Type.String({ minLength: 1, maxLength: 100, description: 'the integrating service' }),
-      status: Enum(STATUS_INTEGRACAO, { description: 'statusIntegracao: SUCESSO or ERRO' }),
+      status: StatusIntegracao,
       motivoDeFalha: Type.Optional(Type.String({ maxLength: 2000, description: 'the failure, with ERRO' })),
     }),
     output: Type.Object({}),

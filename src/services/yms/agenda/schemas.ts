@@ -1,4 +1,4 @@
-import { DateTime, Enum, Int64, type TSchema, Type } from '../../../platform/core/schema.ts';
+import { DateTime, Enum, Int64, Record, type TSchema, Type } from '../../../platform/core/schema.ts';
 import { Custom } from './contract.ts';
 import { STATUS_PRE_AGENDA } from './preagenda-estados.ts';
 
@@ -15,9 +15,13 @@ const ReadOnly = <T extends TSchema>(schema: T, what: string) =>
 
 // ── Pre-agendas (docs/agenda.md "Pre-agendas") ──
 
-export const StatusPreAgenda = Enum(STATUS_PRE_AGENDA, {
-  description: 'statusPreAgenda: PENDENTE, EM_APROVACAO, APROVADA, REPROVADA, CANCELADA, CONVERTIDA',
-});
+/** statusPreAgenda (spec 000 §2.5): one declaration, a named definition every field refers to. */
+export const StatusPreAgenda = Record(
+  'statusPreAgenda',
+  Enum(STATUS_PRE_AGENDA, {
+    description: 'state of a pre-agenda: PENDENTE, EM_APROVACAO, APROVADA, REPROVADA, CANCELADA, CONVERTIDA',
+  }),
+);
 
 /** The fields the requester sets and edits (in PENDENTE or REPROVADA). */
 export const preAgendaEditable = {

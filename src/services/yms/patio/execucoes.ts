@@ -31,6 +31,13 @@ const Uuid = (description: string) => Type.String({ format: 'uuid', description 
 
 /** How a variable's value was captured (spec 000 §2.5 names tipoCaptura; its values are our design). */
 export const TIPOS_CAPTURA = ['MANUAL', 'BALANCA', 'CAMERA', 'LEITOR', 'INTEGRACAO', 'ROTINA'] as const;
+/** tipoCaptura, a named definition of the documents. */
+const TipoCaptura = SpecRecord(
+  'tipoCaptura',
+  Enum(TIPOS_CAPTURA, {
+    description: 'how a value was captured: MANUAL, BALANCA, CAMERA, LEITOR, INTEGRACAO, ROTINA',
+  }),
+);
 export const MAX_EXECUCOES_POR_VEICULO = 100;
 
 export const ControladorAtual = SpecRecord(
@@ -300,7 +307,7 @@ export const execucoes = {
       '(a JSON object), on the sequence given or else the current one, marked with how they were captured',
     input: Type.Object({
       id: Uuid('the execution'),
-      tipo: Enum(TIPOS_CAPTURA, { description: 'how the value was captured (tipoCaptura)' }),
+      tipo: TipoCaptura,
       chave: Type.String({ minLength: 1, maxLength: 100 }),
       valor: Type.Optional(Type.String({ maxLength: 4000 })),
       sequencia: Type.Optional(Uuid('the sequence the values belong to; default the current one')),
