@@ -165,10 +165,11 @@ export const functionsAccess = Record(
   }),
 );
 
-export const HealthCheckStatus = Enum(['UP', 'DOWN'], {});
+/** healthCheckStatus (spec 001 §2.1): the service's status and each check's, one named definition. */
+export const HealthCheckStatus = Record('healthCheckStatus', Enum(['UP', 'DOWN']));
 
 export const healthcheckOutput = Type.Object({
-  status: Record('healthCheckStatus', HealthCheckStatus),
+  status: HealthCheckStatus,
   checks: Type.Array(
     Record(
       'checkDTO',
