@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { TObject, TSchema } from 'typebox';
+import { comDigitosCpf } from '../src/platform/core/cpf-cnpj.ts';
 import { Store, type TenantTable } from '../src/platform/core/db/store.ts';
 import { condicaoPagamento } from '../src/services/erp_agr/com_comum/tables/financeiro.ts';
 import { pessoa } from '../src/services/erp_agr/com_comum/tables/pessoas.ts';
@@ -65,15 +66,8 @@ export const DEP = {
   plantas: [10, 11, 12, 13, 14, 15].map(dep),
 };
 
-/** A valid CPF (the check digits of agenda's documentoValido) for each i. */
-export function cpf(i: number): string {
-  const d = [...String(123_456_000 + i)].map(Number);
-  for (const n of [9, 10]) {
-    const soma = d.reduce((s, x, k) => s + x * (n + 1 - k), 0) % 11;
-    d.push(soma < 2 ? 0 : 11 - soma);
-  }
-  return d.join('');
-}
+/** A valid CPF (platform/core/cpf-cnpj.ts) for each i. */
+export const cpf = (i: number): string => comDigitosCpf(String(123_456_000 + i));
 
 const PATIO = 'yms/patio/entities';
 const AGENDA = 'yms/agenda/entities';

@@ -1,4 +1,5 @@
 import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
+import { cpfOuCnpjValido, digitos } from '../../../platform/core/cpf-cnpj.ts';
 import { defineEntity } from '../../../platform/core/entity.ts';
 import { action, query } from '../../../platform/core/registry.ts';
 import { Enum, NoInput, Record as Registro, Type } from '../../../platform/core/schema.ts';
@@ -21,26 +22,7 @@ const DOCUMENTO = '^(\\d{3}\\.?\\d{3}\\.?\\d{3}-?\\d{2}|\\d{2}\\.?\\d{3}\\.?\\d{
 /** Plates, old or Mercosul format, with or without the dash (as yms/patio's veiculo). */
 const PLACA = /^[A-Za-z]{3}-?\d[A-Za-z0-9]\d{2}$/;
 
-export const digitos = (value: string) => value.replace(/\D/g, '');
 const normalizarPlaca = (placa: string) => placa.trim().replace('-', '').toUpperCase();
-
-/** Whether 11 digits are a CPF or 14 digits a CNPJ with the right check digits. */
-export function documentoValido(doc: string): boolean {
-  if (!/^(\d{11}|\d{14})$/.test(doc) || /^(\d)\1+$/.test(doc)) return false;
-  const d = [...doc].map(Number);
-  const dv = (pesos: number[]) => {
-    const soma = pesos.reduce((s, p, i) => s + p * d[i]!, 0) % 11;
-    return soma < 2 ? 0 : 11 - soma;
-  };
-  if (doc.length === 11) {
-    const p1 = [10, 9, 8, 7, 6, 5, 4, 3, 2];
-    const p2 = [11, ...p1];
-    return dv(p1) === d[9] && dv(p2) === d[10];
-  }
-  const p1 = [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2];
-  const p2 = [6, ...p1];
-  return dv(p1) === d[12] && dv(p2) === d[13];
-}
 
 // ---------------------------------------------------------------------------------------------
 // Entities
@@ -78,7 +60,7 @@ export const externalTenantEntity = defineEntity({
   hooks: {
     beforeSave: async (_ctx, next) => {
       next.codigo = digitos(String(next.codigo));
-      if (!documentoValido(String(next.codigo))) throw E.documentoInvalido({ codigo: String(next.codigo) });
+      if (!cpfOuCnpjValido(String(next.codigo))) throw E.documentoInvalido({ codigo: String(next.codigo) });
       next.ativo ??= true;
       next.permiteEdicaoMotorista ??= true;
       next.naoPermiteCriarAgendamentosAgrupado ??= false;
