@@ -15,6 +15,7 @@ export const planta = pgTable(
     ...entity(),
     codigo: text('codigo').notNull(),
     nome: text('nome').notNull(),
+    /** 14 digits, unique in the tenant (yms/agenda names a plant by it); several plants may have none. */
     cnpj: text('cnpj'),
     /** IANA time zone: shifts and "today" of the plant are computed in it. */
     fusoHorario: text('fuso_horario').notNull().default('America/Sao_Paulo'),
@@ -23,6 +24,8 @@ export const planta = pgTable(
   (t) => [
     tenantPrimaryKey(t),
     uniqueIndex('patio_planta_codigo').on(t.tenant, t.codigo),
+    // Nulls are distinct: plants without a CNPJ do not collide.
+    uniqueIndex('patio_planta_cnpj').on(t.tenant, t.cnpj),
     trigramIndex('patio_planta_nome_trgm', t.nome),
     tenantIsolation(t.tenant),
   ],
