@@ -161,6 +161,11 @@ export interface EntityOptions {
   idType?: 'uuid' | 'int64';
   /** Fields unique within a tenant: a duplicate is 409; imports upsert by them. */
   naturalKey?: string[];
+  /**
+   * The table's other unique indexes, by index name, with the fields each holds: a duplicate of one
+   * is 409 naming its fields (not the natural key's). E.g. `{ patio_planta_cnpj: ['cnpj'] }`.
+   */
+  uniqueKeys?: Record<string, string[]>;
   description?: string;
   visibility?: Visibility;
   /** Kinds of key subject whose `public` keys may use this PRIVATE entity (its `rowScope` hook restricts them). */

@@ -76,6 +76,7 @@ export function defineEntity(options: EntityOptions): EntityDeclaration {
     fields: options.fields,
     idType,
     naturalKey: options.naturalKey ?? [],
+    uniqueKeys: options.uniqueKeys ?? {},
     description: options.description,
     visibility: options.visibility ?? 'PRIVATE',
     subjects: options.subjects ?? [],

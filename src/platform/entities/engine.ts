@@ -161,7 +161,8 @@ export class EntityEngine implements EntityOperations {
       if (state === '23505' && constraint === `${this.decl.tableName}_tenant_id_pk`)
         throw errors.conflict(`A ${this.decl.name} with the same id already exists`);
       if (state === '23505') {
-        const key = this.decl.naturalKey.length ? ` (${this.decl.naturalKey.join(', ')})` : '';
+        const fields = (constraint && this.decl.uniqueKeys[constraint]) || this.decl.naturalKey;
+        const key = fields.length ? ` (${fields.join(', ')})` : '';
         throw errors.conflict(`A ${this.decl.name} with the same key${key} already exists`);
       }
       // A foreign key refuses a delete of a row others refer to, and a write that refers to none.

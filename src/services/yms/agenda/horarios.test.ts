@@ -25,7 +25,7 @@ let clock = new Date('2026-03-01T12:00:00Z');
 const SP = '00000000-0000-4000-8000-0000000c0001'; // America/Sao_Paulo, UTC-3
 const TOKYO = '00000000-0000-4000-8000-0000000c0002'; // Asia/Tokyo, UTC+9
 const VAZIA = '00000000-0000-4000-8000-0000000c0003'; // shifts only on 2026-03-12
-const CNPJ = '12.345.678/0001-90';
+const CNPJ = '12.345.678/0001-95';
 
 beforeAll(async () => {
   t = await testApp({ now: () => clock });

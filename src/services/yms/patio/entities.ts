@@ -109,6 +109,9 @@ export const planta = defineEntity({
   description: 'Plants (units of the company) whose yard is run here, each in its time zone',
   table: plantaTable,
   naturalKey: ['codigo'],
+  // yms/agenda names a plant by its CNPJ too (horarioOperacao): one plant per CNPJ in the tenant,
+  // decided by the unique index (two plants created at once with one CNPJ: one 409).
+  uniqueKeys: { patio_planta_cnpj: ['cnpj'] },
   fields: Type.Object({
     codigo: Str(20, 'plant code, unique in the tenant', 1),
     nome: Str(100, undefined, 1),

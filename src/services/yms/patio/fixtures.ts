@@ -1,5 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
 import type { TestApp } from '../../../../test/harness.ts';
+import { digitos } from '../../../platform/core/cpf-cnpj.ts';
 import { Store, type TenantTable } from '../../../platform/core/db/store.ts';
 import { appendEvent } from '../../../platform/core/outbox.ts';
 import { outbox } from '../../../platform/events/tables.ts';
@@ -126,7 +127,8 @@ export async function seedPlantaComTurnos(
         codigo: `PL-${id.slice(-4)}`,
         nome: 'Planta de teste',
         fusoHorario: o.fusoHorario ?? 'America/Sao_Paulo',
-        cnpj: o.cnpj ?? null,
+        // Stored as the entity stores it: digits (listarTurnosPlanta matches them exactly).
+        cnpj: o.cnpj === undefined ? null : digitos(o.cnpj),
       },
     ]);
     if (o.turnos?.length)

@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, lte } from 'drizzle-orm';
 import { statement } from '../../../platform/core/db/statement.ts';
 import { action, query } from '../../../platform/core/registry.ts';
 import { DateOnly, Int64, Type } from '../../../platform/core/schema.ts';
@@ -93,7 +93,7 @@ export const turnos = {
       const where = UUID.test(ref)
         ? eq(planta.id, ref.toLowerCase())
         : digits.length === 14
-          ? sql`regexp_replace(${planta.cnpj}, '[^0-9]', '', 'g') = ${digits}`
+          ? eq(planta.cnpj, digits) // stored as digits, one plant per CNPJ (patio_planta_cnpj)
           : undefined;
       const dias = (Date.parse(input.dataFim) - Date.parse(input.dataInicio)) / 86_400_000;
       const periodo = { de: input.dataInicio, ate: input.dataFim };

@@ -1,0 +1,102 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type TestApp, testApp } from '../../../../test/harness.ts';
+import { patioCall } from './fixtures.ts';
+
+// A plant's CNPJ is unique in its tenant (docs/patio.md "The yard model"): yms/agenda names a plant
+// by it (horarioOperacao, through listarTurnosPlanta), and an outside probe found two plants of one
+// CNPJ, of which the lookup picked one at random (422 for the other's appointment types). The unique
+// index patio_planta_cnpj decides it: a repeat is 409 naming cnpj, on create and on update, and
+// changes nothing; plants without a CNPJ never collide; another tenant's plant may have the same.
+
+let t: TestApp;
+let acme: ReturnType<typeof patioCall>;
+let globex: ReturnType<typeof patioCall>;
+
+beforeAll(async () => {
+  t = await testApp();
+  acme = patioCall(t, 'acme', await t.tenant('acme'));
+  globex = patioCall(t, 'globex', await t.tenant('globex'));
+});
+
+const CNPJ = '11222333000181';
+const OUTRO_CNPJ = '11444777000161';
+
+const ok = (res: LightMyRequestResponse) => {
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json();
+};
+/** The genericError body (spec 000 §2.2) of a repeated CNPJ. */
+const repetido = (res: LightMyRequestResponse) => {
+  expect(res.statusCode, res.body).toBe(409);
+  expect(res.json()).toEqual({
+    message: 'A planta with the same key (cnpj) already exists',
+    reason: 'UNPROCESSABLE',
+  });
+};
+const plantas = async (who = acme) =>
+  ok(await who('entities/planta', undefined, { method: 'GET', query: { size: '1000' } })) as Array<{
+    id: string;
+    cnpj?: string;
+  }>;
+const turnosPorCnpj = (cnpj: string, who = acme) =>
+  who('queries/listarTurnosPlanta', { plantaId: cnpj, dataInicio: '2027-01-01', dataFim: '2027-01-02' });
+
+describe('planta.cnpj, unique in the tenant', () => {
+  let sorriso: string;
+
+  it('stores the CNPJ as digits; a repeat in any punctuation is 409 and creates nothing', async () => {
+    sorriso = ok(
+      await acme('entities/planta', { codigo: 'SOR', nome: 'Sorriso', cnpj: '11.222.333/0001-81' }),
+    ).id;
+    const antes = await plantas();
+    expect(antes.find((p) => p.id === sorriso)?.cnpj).toBe(CNPJ);
+    repetido(await acme('entities/planta', { codigo: 'LRV', nome: 'Lucas', cnpj: CNPJ }));
+    repetido(await acme('entities/planta', { codigo: 'LRV', nome: 'Lucas', cnpj: '11222333/0001-81' }));
+    expect(await plantas()).toEqual(antes);
+    // The CNPJ names one plant: yms/agenda's lookup finds it.
+    expect(ok(await turnosPorCnpj('11.222.333/0001-81')).plantaId).toBe(sorriso);
+  });
+
+  it('plants without a CNPJ never collide', async () => {
+    ok(await acme('entities/planta', { codigo: 'SEM1', nome: 'Sem CNPJ 1' }));
+    ok(await acme('entities/planta', { codigo: 'SEM2', nome: 'Sem CNPJ 2' }));
+  });
+
+  it("an update to another plant's CNPJ is 409 and changes nothing; to a free one, 200", async () => {
+    const lucas = ok(await acme('entities/planta', { codigo: 'LRV', nome: 'Lucas', cnpj: OUTRO_CNPJ }));
+    repetido(await acme(`entities/planta/${lucas.id}`, { cnpj: '11.222.333/0001-81' }, { method: 'PATCH' }));
+    repetido(
+      await acme(
+        `entities/planta/${lucas.id}`,
+        { codigo: 'LRV', nome: 'Outro', cnpj: CNPJ },
+        { method: 'PUT' },
+      ),
+    );
+    expect(ok(await acme(`entities/planta/${lucas.id}`, undefined, { method: 'GET' }))).toMatchObject({
+      nome: 'Lucas',
+      cnpj: OUTRO_CNPJ,
+    });
+    // Sorriso lets its CNPJ go (PUT without it): Lucas may take it.
+    ok(await acme(`entities/planta/${sorriso}`, { codigo: 'SOR', nome: 'Sorriso' }, { method: 'PUT' }));
+    expect(ok(await acme(`entities/planta/${lucas.id}`, { cnpj: CNPJ }, { method: 'PATCH' })).cnpj).toBe(
+      CNPJ,
+    );
+    expect(ok(await turnosPorCnpj(CNPJ)).plantaId).toBe(lucas.id);
+    // Keeping its own CNPJ is no repeat.
+    ok(
+      await acme(
+        `entities/planta/${lucas.id}`,
+        { nome: 'Lucas do Rio Verde', cnpj: CNPJ },
+        { method: 'PATCH' },
+      ),
+    );
+  });
+
+  it("another tenant's plant may have the same CNPJ; each tenant's lookup finds its own", async () => {
+    const deles = ok(await globex('entities/planta', { codigo: 'SOR', nome: 'Sorriso', cnpj: CNPJ }));
+    expect(ok(await turnosPorCnpj(CNPJ, globex)).plantaId).toBe(deles.id);
+    expect(ok(await turnosPorCnpj(CNPJ)).plantaId).not.toBe(deles.id);
+    repetido(await globex('entities/planta', { codigo: 'SOR2', nome: 'Outra', cnpj: CNPJ }));
+  });
+});
