@@ -286,7 +286,7 @@ export const SAMPLES: Record<string, Sample> = {
   'yms/patio/area': { deps: (f) => planta(f).then(() => {}), fields: () => ({ plantaId: DEP.planta }) },
   'yms/patio/vaga': { deps: area, fields: () => ({ areaId: DEP.area }) },
   'yms/patio/veiculo': { fields: (i) => ({ placa: `TNT${1000 + i}` }) },
-  'yms/patio/motorista': { fields: (i) => ({ documento: String(10_000_000_000 + i) }) },
+  'yms/patio/motorista': { fields: (i) => ({ documento: cpf(i) }) },
   'yms/patio/composicaoVeiculo': {
     deps: async (f) => {
       await f.post(`${PATIO}/veiculo`, { id: DEP.veiculo, placa: 'DEP1A23', tipoVeiculo: 'CAVALO_MECANICO' });

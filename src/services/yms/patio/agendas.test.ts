@@ -38,7 +38,7 @@ beforeAll(async () => {
   const [c] = await seed(t, 'acme', composicaoVeiculo, [{ cavaloId: cavalo!.id, reboqueIds: [carreta!.id] }]);
   ids.composicao = c!.id;
   const [joao, maria] = await seed(t, 'acme', motorista, [
-    { documento: '12345678901', nome: 'João da Silva' },
+    { documento: '12345678909', nome: 'João da Silva' },
     { documento: '98765432100', nome: 'Maria Souza' },
   ]);
   ids.joao = joao!.id;

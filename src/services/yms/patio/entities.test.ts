@@ -1,6 +1,8 @@
+import type { LightMyRequestResponse } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, testApp } from '../../../../test/harness.ts';
-import { PATIO, patioCall } from './fixtures.ts';
+import { PATIO, patioCall, seed } from './fixtures.ts';
+import { motorista } from './tables/veiculos.ts';
 
 // The generic entities of yms/patio through their routes (spec 000 §2.3) and the rules of their
 // hooks: references within the tenant (422), natural keys (409), read-only state fields, an
@@ -121,6 +123,41 @@ describe('veiculo, motorista, composicaoVeiculo, turno', () => {
     const m = await create('motorista', { documento: '123.456.789-09', nome: 'Ana' });
     expect(m).toMatchObject({ documento: '12345678909', bloqueado: false });
     await create('motorista', { documento: '12345678909', nome: 'Outra' }, 409);
+    ids.motorista = m.id;
+  });
+
+  it("a driver's CPF has its check digits verified (422, nothing changed); one stored before is kept", async () => {
+    const invalido = async (res: Promise<LightMyRequestResponse>, documento: string) => {
+      const r = await res;
+      expect(r.statusCode, r.body).toBe(422);
+      expect(r.json()).toEqual({
+        message: `documento ${documento} não é um CPF válido (dígitos verificadores)`,
+        reason: 'UNPROCESSABLE',
+      });
+    };
+    const antes = (await acme('entities/motorista', undefined, { method: 'GET' })).json();
+    await invalido(acme('entities/motorista', { documento: '123.456.789-01', nome: 'Bia' }), '12345678901');
+    await invalido(acme('entities/motorista', { documento: '111.111.111-11', nome: 'Bia' }), '11111111111');
+    await invalido(
+      acme(`entities/motorista/${ids.motorista}`, { documento: '52998224724' }, { method: 'PATCH' }),
+      '52998224724',
+    );
+    expect((await acme('entities/motorista', undefined, { method: 'GET' })).json()).toEqual(antes);
+    expect((await create('motorista', { documento: '529.982.247-25', nome: 'Bia' })).documento).toBe(
+      '52998224725',
+    );
+    // A driver stored before the check (a wrong CPF) is edited without touching it; a new wrong one is 422.
+    const [legado] = await seed(t, 'acme', motorista, [{ documento: '12345678901', nome: 'Legado' }]);
+    const editado = await acme(
+      `entities/motorista/${legado!.id}`,
+      { telefone: '65999990000' },
+      { method: 'PATCH' },
+    );
+    expect(editado.json()).toMatchObject({ documento: '12345678901', telefone: '65999990000' });
+    await invalido(
+      acme(`entities/motorista/${legado!.id}`, { documento: '12345678902' }, { method: 'PATCH' }),
+      '12345678902',
+    );
   });
 
   it('a composition is blocked when a part is; its parts must exist and be distinct', async () => {

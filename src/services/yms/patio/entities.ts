@@ -1,5 +1,6 @@
 import { asc, eq, inArray } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { cnpjValido, cpfValido, digitos } from '../../../platform/core/cpf-cnpj.ts';
 import type { TenantTable } from '../../../platform/core/db/store.ts';
 import type { Ctx, EntityRow } from '../../../platform/core/declarations.ts';
 import { defineEntity } from '../../../platform/core/entity.ts';
@@ -52,7 +53,14 @@ const PLACA = '^[A-Za-z]{3}-?\\d[A-Za-z0-9]\\d{2}$';
 const CPF = '^\\d{3}\\.?\\d{3}\\.?\\d{3}-?\\d{2}$';
 const CNPJ = '^\\d{2}\\.?\\d{3}\\.?\\d{3}/?\\d{4}-?\\d{2}$';
 
-const digits = (value: unknown) => (typeof value === 'string' ? value.replace(/\D/g, '') : value);
+const digits = (value: unknown) => (typeof value === 'string' ? digitos(value) : value);
+/**
+ * Whether a CPF or CNPJ must have its check digits verified (platform/core/cpf-cnpj.ts): a value
+ * written now, not one the record already held (a row stored before the check keeps its number
+ * through edits of other fields, until someone changes it).
+ */
+const novo = (value: unknown, previous: unknown): value is string =>
+  typeof value === 'string' && value !== previous;
 /** Plates are stored upper case without the dash: ABC-1D23 → ABC1D23. */
 export const normalizePlaca = (placa: string) => placa.replace('-', '').toUpperCase();
 
@@ -115,15 +123,23 @@ export const planta = defineEntity({
   fields: Type.Object({
     codigo: Str(20, 'plant code, unique in the tenant', 1),
     nome: Str(100, undefined, 1),
-    cnpj: opt(Type.String({ pattern: CNPJ, description: 'CNPJ, 14 digits (punctuation allowed)' })),
+    cnpj: opt(
+      Type.String({
+        pattern: CNPJ,
+        description:
+          'CNPJ, 14 digits (punctuation allowed), check digits verified; stored as digits; unique in the tenant',
+      }),
+    ),
     fusoHorario: opt(Str(64, 'IANA time zone, default America/Sao_Paulo')),
     ativo: opt(Type.Boolean({ description: 'default true' })),
   }),
   hooks: {
-    beforeSave: async (_ctx, next) => {
+    beforeSave: async (_ctx, next, previous) => {
       next.fusoHorario ??= 'America/Sao_Paulo';
       next.ativo ??= true;
       next.cnpj = digits(next.cnpj);
+      if (novo(next.cnpj, previous?.cnpj) && !cnpjValido(next.cnpj))
+        throw E.cnpjInvalido({ cnpj: next.cnpj });
       try {
         new Intl.DateTimeFormat('en', { timeZone: String(next.fusoHorario) });
       } catch {
@@ -260,7 +276,7 @@ export const motorista = defineEntity({
   fields: Type.Object({
     documento: Type.String({
       pattern: CPF,
-      description: 'CPF, 11 digits (punctuation allowed); stored as digits',
+      description: 'CPF, 11 digits (punctuation allowed), check digits verified; stored as digits',
     }),
     nome: Str(150, undefined, 1),
     cnh: opt(Type.String({ pattern: '^\\d{11}$', description: 'driving licence number, 11 digits' })),
@@ -271,6 +287,8 @@ export const motorista = defineEntity({
   hooks: {
     beforeSave: async (_ctx, next, previous) => {
       next.documento = digits(next.documento);
+      if (novo(next.documento, previous?.documento) && !cpfValido(next.documento))
+        throw E.cpfInvalido({ documento: next.documento });
       keep(next, previous, { bloqueado: false, motivoBloqueio: null });
     },
   },

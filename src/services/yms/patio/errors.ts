@@ -47,6 +47,14 @@ export const E = defineErrors({
     message: 'Período de turnos inválido ({inicio} a {fim}): dataFim de dataInicio até {max} dias depois',
   },
   fusoInvalido: { reason: 'UNPROCESSABLE', message: 'fusoHorario {fuso} não é um fuso horário IANA' },
+  cnpjInvalido: {
+    reason: 'UNPROCESSABLE',
+    message: 'cnpj {cnpj} não é um CNPJ válido (dígitos verificadores)',
+  },
+  cpfInvalido: {
+    reason: 'UNPROCESSABLE',
+    message: 'documento {documento} não é um CPF válido (dígitos verificadores)',
+  },
   composicaoCavaloReboque: {
     reason: 'UNPROCESSABLE',
     message: 'O veículo {id} aparece mais de uma vez na composição',

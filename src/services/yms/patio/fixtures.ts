@@ -1,6 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
 import type { TestApp } from '../../../../test/harness.ts';
-import { digitos } from '../../../platform/core/cpf-cnpj.ts';
+import { comDigitosCpf, digitos } from '../../../platform/core/cpf-cnpj.ts';
 import { Store, type TenantTable } from '../../../platform/core/db/store.ts';
 import { appendEvent } from '../../../platform/core/outbox.ts';
 import { outbox } from '../../../platform/events/tables.ts';
@@ -67,7 +67,8 @@ export function patioCall(t: TestApp, tenant: string, auth: string) {
 
 export const makeMotorista = (o: Partial<Row<typeof motorista>> = {}): Row<typeof motorista> => {
   counter++;
-  return { documento: String(10_000_000_000 + counter), nome: `Motorista ${counter}`, ...o };
+  // A valid CPF (check digits) per driver, as the entity requires.
+  return { documento: comDigitosCpf(String(100_000_000 + counter)), nome: `Motorista ${counter}`, ...o };
 };
 export const makeCircuito = (
   plantaId: string,

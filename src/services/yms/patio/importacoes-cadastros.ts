@@ -1,4 +1,5 @@
 import type { TObject } from 'typebox';
+import { cnpjValido, digitos } from '../../../platform/core/cpf-cnpj.ts';
 import type { ExportField } from '../../../platform/core/export-target.ts';
 import { type ImportTarget, type Refusal, refuse } from '../../../platform/core/import-target.ts';
 import { Type } from '../../../platform/core/schema.ts';
@@ -56,12 +57,15 @@ export const cadastros: Record<string, Cadastro> = {
     naturalKey: ['codigo'],
     prepare: (row) => ({
       ...row,
-      cnpj: typeof row.cnpj === 'string' ? row.cnpj.replace(/\D/g, '') : row.cnpj,
+      cnpj: typeof row.cnpj === 'string' ? digitos(row.cnpj) : row.cnpj,
       fusoHorario: row.fusoHorario ?? 'America/Sao_Paulo',
       ativo: row.ativo ?? true,
     }),
     resolve: async (_tx, rows) =>
       rows.map((row) => {
+        // The entity's rules: the CNPJ's check digits (a file is new input: every CNPJ is checked).
+        if (typeof row.cnpj === 'string' && !cnpjValido(row.cnpj))
+          return refuse('cnpj', `cnpj ${row.cnpj} não é um CNPJ válido (dígitos verificadores)`);
         try {
           new Intl.DateTimeFormat('en', { timeZone: String(row.fusoHorario) });
           return row;

@@ -61,14 +61,23 @@ describe('imports of the registers', () => {
       'acme',
       'Planta',
       'plantas.csv',
-      'codigo,nome,cnpj,fusoHorario\nP1,Planta Um,12.345.678/0001-90,\nP2,Planta Dois,,America/Cuiaba\nP3,Planta Três,,Marte/Olympus\n',
+      'codigo,nome,cnpj,fusoHorario\nP1,Planta Um,12.345.678/0001-95,\nP2,Planta Dois,,America/Cuiaba\nP3,Planta Três,,Marte/Olympus\n' +
+        'P4,Dígito errado,12.345.678/0001-90,\nP5,CNPJ de P1,12345678000195,\n',
     );
-    expect(plantas.status).toMatchObject({ state: 'done', processed: 3, succeeded: 2, failed: 1 });
+    // The entity's rules: check digits (a row's error), one plant per CNPJ (the database refuses it).
+    expect(plantas.status).toMatchObject({ state: 'done', processed: 5, succeeded: 2, failed: 3 });
     expect(plantas.errors).toEqual([
       { row: 3, field: 'fusoHorario', message: 'fusoHorario Marte/Olympus não é um fuso horário IANA' },
+      { row: 4, field: 'cnpj', message: 'cnpj 12345678000190 não é um CNPJ válido (dígitos verificadores)' },
+      {
+        row: 5,
+        message:
+          'refused by the database: duplicate key value violates unique constraint "patio_planta_cnpj"',
+      },
     ]);
     const [p1] = await rows('acme', (tx) => tx.select().from(planta).where(eq(planta.codigo, 'P1')));
-    expect(p1).toMatchObject({ cnpj: '12345678000190', fusoHorario: 'America/Sao_Paulo', ativo: true });
+    expect(p1).toMatchObject({ cnpj: '12345678000195', fusoHorario: 'America/Sao_Paulo', ativo: true });
+    expect(await rows('acme', (tx) => tx.select().from(planta).where(eq(planta.codigo, 'P5')))).toEqual([]);
 
     const enderecos = await importar(
       'acme',
@@ -743,7 +752,7 @@ describe('imports of the yard history', () => {
       { ...base, id: crypto.randomUUID(), situacao: 'EXECUTANDO' },
       { ...base, id: crypto.randomUUID(), placa: 'ZZZ9Z99' },
       { ...base, id: crypto.randomUUID(), finalizadaEm: '2026-01-05T09:00:00Z' },
-      { ...base, id: crypto.randomUUID(), motoristaDocumento: '111.222.333-44' },
+      { ...base, id: crypto.randomUUID(), motoristaDocumento: '111.444.777-35' },
       { ...base, id: crypto.randomUUID(), plantaCodigo: 'H1', circuitoCodigo: 'HC' },
       { ...base, id: running!.id, situacao: 'CANCELADO' },
     ];
@@ -759,7 +768,7 @@ describe('imports of the yard history', () => {
       { row: 2, field: 'situacao', message: expect.stringContaining('EXECUTANDO') },
       { row: 3, field: 'placa', message: 'veículo ZZZ9Z99 não existe' },
       { row: 4, field: 'finalizadaEm', message: 'finalizadaEm anterior a iniciadaEm' },
-      { row: 5, field: 'motoristaDocumento', message: 'motorista 11122233344 não existe' },
+      { row: 5, field: 'motoristaDocumento', message: 'motorista 11144477735 não existe' },
       { row: 6, field: 'circuitoCodigo', message: 'circuito HC não existe na planta H1' },
       { row: 7, field: 'id', message: expect.stringContaining('em andamento') },
     ]);

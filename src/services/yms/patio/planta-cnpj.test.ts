@@ -1,13 +1,15 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, testApp } from '../../../../test/harness.ts';
-import { patioCall } from './fixtures.ts';
+import { makePlanta, patioCall, seed } from './fixtures.ts';
+import { planta } from './tables/plantas.ts';
 
 // A plant's CNPJ is unique in its tenant (docs/patio.md "The yard model"): yms/agenda names a plant
 // by it (horarioOperacao, through listarTurnosPlanta), and an outside probe found two plants of one
 // CNPJ, of which the lookup picked one at random (422 for the other's appointment types). The unique
 // index patio_planta_cnpj decides it: a repeat is 409 naming cnpj, on create and on update, and
 // changes nothing; plants without a CNPJ never collide; another tenant's plant may have the same.
+// Its check digits are verified (422) as yms/agenda verifies its partners'.
 
 let t: TestApp;
 let acme: ReturnType<typeof patioCall>;
@@ -98,5 +100,61 @@ describe('planta.cnpj, unique in the tenant', () => {
     expect(ok(await turnosPorCnpj(CNPJ, globex)).plantaId).toBe(deles.id);
     expect(ok(await turnosPorCnpj(CNPJ)).plantaId).not.toBe(deles.id);
     repetido(await globex('entities/planta', { codigo: 'SOR2', nome: 'Outra', cnpj: CNPJ }));
+  });
+});
+
+describe('planta.cnpj, check digits (platform/core/cpf-cnpj.ts, as yms/agenda checks its partners)', () => {
+  const invalido = (res: LightMyRequestResponse, cnpj: string) => {
+    expect(res.statusCode, res.body).toBe(422);
+    expect(res.json()).toEqual({
+      message: `cnpj ${cnpj} não é um CNPJ válido (dígitos verificadores)`,
+      reason: 'UNPROCESSABLE',
+    });
+  };
+
+  it('a wrong check digit or one repeated digit is 422 on create and update, and changes nothing', async () => {
+    const antes = await plantas();
+    invalido(
+      await acme('entities/planta', { codigo: 'DV1', nome: 'X', cnpj: '11.222.333/0001-82' }),
+      '11222333000182',
+    );
+    invalido(
+      await acme('entities/planta', { codigo: 'DV2', nome: 'X', cnpj: '11111111111111' }),
+      '11111111111111',
+    );
+    expect(await plantas()).toEqual(antes);
+    const p = ok(await acme('entities/planta', { codigo: 'DV3', nome: 'Certo', cnpj: '12.345.678/0001-95' }));
+    invalido(
+      await acme(`entities/planta/${p.id}`, { cnpj: '12345678000190' }, { method: 'PATCH' }),
+      '12345678000190',
+    );
+    invalido(
+      await acme(
+        `entities/planta/${p.id}`,
+        { codigo: 'DV3', nome: 'Y', cnpj: '12345678000190' },
+        { method: 'PUT' },
+      ),
+      '12345678000190',
+    );
+    expect(ok(await acme(`entities/planta/${p.id}`, undefined, { method: 'GET' }))).toMatchObject({
+      nome: 'Certo',
+      cnpj: '12345678000195',
+    });
+    // A malformed one (not 14 digits) is the schema's 400, as before.
+    expect(
+      (await acme('entities/planta', { codigo: 'DV4', nome: 'X', cnpj: '1122233300018' })).statusCode,
+    ).toBe(400);
+  });
+
+  it('a plant stored before the check keeps its CNPJ through edits of other fields, not a new wrong one', async () => {
+    const [legado] = await seed(t, 'acme', planta, [makePlanta({ cnpj: '12345678000190' })]);
+    const editada = ok(
+      await acme(`entities/planta/${legado!.id}`, { nome: 'Renomeada' }, { method: 'PATCH' }),
+    );
+    expect(editada).toMatchObject({ nome: 'Renomeada', cnpj: '12345678000190' });
+    invalido(
+      await acme(`entities/planta/${legado!.id}`, { cnpj: '12.345.678/0001-91' }, { method: 'PATCH' }),
+      '12345678000191',
+    );
   });
 });
