@@ -19,11 +19,14 @@ export interface ImportTarget {
    * Optional lookup over one batch, in the batch's transaction, after `prepare`: turns references
    * given by natural key (e.g. `plantaCodigo`) into the ids the table holds, and checks what needs
    * the database. Answers, for each row in order, its values or a `refuse(...)` (that row's error).
+   * `update` is false when the import keeps existing records (a rule about changing one then holds
+   * nothing back).
    */
   resolve?: (
     tx: Tx,
     rows: Record<string, unknown>[],
     tenant: string,
+    options: { update: boolean },
   ) => Promise<Array<Record<string, unknown> | Refusal>>;
   /**
    * Optional writer for a kind spread over several tables: gets the resolved rows of a batch, in

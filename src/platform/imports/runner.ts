@@ -189,7 +189,8 @@ export async function runImport({ platform, tenant, importId, signal }: ImportRu
   const options = record.options as { separador?: string; atualizarExistentes?: boolean };
   const format = record.format as Format;
   const validate = compile(target.row, format === 'CSV' ? 'query' : 'body');
-  const upserter = new Upserter(target, options.atualizarExistentes !== false, `import:${importId}`);
+  const update = options.atualizarExistentes !== false;
+  const upserter = new Upserter(target, update, `import:${importId}`);
   const [stored] = await db.tenant(tenant, (tx) =>
     tx.select({ n: count() }).from(importErrors).where(eq(importErrors.importId, importId)),
   );
@@ -209,7 +210,7 @@ export async function runImport({ platform, tenant, importId, signal }: ImportRu
   /** The target's lookups over `items`: the values to write (the last row of a key wins) and the refusals. */
   const resolveRows = async (tx: Tx, items: Item[]) => {
     const values = items.map((i) => i.values);
-    const resolved = target.resolve ? await target.resolve(tx, values, tenant) : values;
+    const resolved = target.resolve ? await target.resolve(tx, values, tenant, { update }) : values;
     const byKey = new Map<string, Record_>();
     const own: Record_[] = [];
     const refused: RowError[] = [];

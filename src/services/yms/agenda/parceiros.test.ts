@@ -65,7 +65,8 @@ beforeAll(async () => {
     const res = await t.call(
       'acme',
       'yms/patio/entities/veiculo',
-      { placa, tipoVeiculo: 'CAMINHAO' },
+      // XYZ9876 is a trailer: cadastrarComposicaoVeiculo couples it behind a truck.
+      { placa, tipoVeiculo: placa === 'XYZ9876' ? 'REBOQUE' : 'CAMINHAO' },
       {
         auth: fullKey,
       },
@@ -482,6 +483,10 @@ describe('cadastrarComposicaoVeiculo', () => {
       cavaloId: '00000000-0000-4000-8000-000000000999',
     });
     expect(unknown.statusCode).toBe(422);
+    // patio's rules of places: a trailer does not pull (docs/patio.md "Compositions").
+    const rebocado = await acme('actions/cadastrarComposicaoVeiculo', { cavaloId: veiculos.XYZ9876 });
+    expect(rebocado.statusCode).toBe(422);
+    expect(rebocado.json().message).toMatch(/^cavaloId: o veículo XYZ9876 é REBOQUE, não traciona/);
     expect(
       (await globex('actions/cadastrarComposicaoVeiculo', { cavaloId: veiculos.ABC1D23 })).statusCode,
     ).toBe(422);

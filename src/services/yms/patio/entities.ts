@@ -6,6 +6,7 @@ import type { Ctx, EntityRow } from '../../../platform/core/declarations.ts';
 import { defineEntity } from '../../../platform/core/entity.ts';
 import { DateOnly, DateTime, Enum, Int64, Type } from '../../../platform/core/schema.ts';
 import { Id, ReadOnly, Str } from './common.ts';
+import { conferirNovaCategoria, conferirPosicoes, type Peca } from './composicoes.ts';
 import { ComposicaoVeiculoCampos } from './contract.ts';
 import { E } from './errors.ts';
 import {
@@ -76,21 +77,33 @@ export async function mustExist(
   if (!row) throw E.referenceNotFound({ record, id: String(id), field });
 }
 
-/** Whether a composition of these parts is blocked: by its own reason or by a blocked part. */
+/**
+ * Whether a composition of these parts is blocked: by its own reason or by a blocked part; and the
+ * parts found (those of the tenant), by id.
+ */
 export async function bloqueioDaComposicao(
   ctx: Ctx,
   partes: string[],
   motivo: string | null,
-): Promise<{ bloqueado: boolean }> {
-  // The parts FOR SHARE, in id order: a part's block change (bloqueios.ts) waits for this
-  // composition's write to commit, then recomputes it; or this read waits for it, and sees it.
+): Promise<{ bloqueado: boolean; pecas: Map<string, Peca> }> {
+  // The parts FOR SHARE, in id order: a part's block change (bloqueios.ts) or category change (the
+  // veiculo entity) waits for this composition's write to commit, then sees it; or this read waits
+  // for it, and sees what it wrote.
   const pecas = await ctx.tx
-    .select({ bloqueado: veiculoTable.bloqueado })
+    .select({
+      id: veiculoTable.id,
+      placa: veiculoTable.placa,
+      tipoVeiculo: veiculoTable.tipoVeiculo,
+      bloqueado: veiculoTable.bloqueado,
+    })
     .from(veiculoTable)
     .where(ctx.store.scope(veiculoTable, inArray(veiculoTable.id, partes)))
     .orderBy(asc(veiculoTable.id))
     .for('share');
-  return { bloqueado: motivo !== null || pecas.some((p) => p.bloqueado) };
+  return {
+    bloqueado: motivo !== null || pecas.some((p) => p.bloqueado),
+    pecas: new Map(pecas.map((p) => [p.id, p])),
+  };
 }
 
 /** Keeps the fields only the yard's actions change: their stored value, or the default on create. */
@@ -261,9 +274,12 @@ export const veiculo = defineEntity({
     motivoBloqueio: ReadOnly(Type.String(), 'reason of the block'),
   }),
   hooks: {
-    beforeSave: async (_ctx, next, previous) => {
+    beforeSave: async (ctx, next, previous) => {
       next.placa = normalizePlaca(String(next.placa));
       keep(next, previous, { bloqueado: false, motivoBloqueio: null });
+      // Its place in a composition must still take its category (composicoes.ts).
+      if (previous && next.tipoVeiculo !== previous.tipoVeiculo)
+        await conferirNovaCategoria(ctx, String(previous.id), String(next.placa), String(next.tipoVeiculo));
     },
   },
 });
@@ -307,10 +323,20 @@ export const composicaoVeiculo = defineEntity({
       const partes = [String(next.cavaloId), ...(next.reboqueIds as string[])];
       const repetido = partes.find((id, i) => partes.indexOf(id) !== i);
       if (repetido) throw E.composicaoCavaloReboque({ id: repetido });
-      for (const id of partes) await mustExist(ctx, veiculoTable, 'veiculo', 'cavaloId/reboqueIds', id);
-      next.bloqueado = (
-        await bloqueioDaComposicao(ctx, partes, next.motivoBloqueio as string | null)
-      ).bloqueado;
+      const { bloqueado, pecas } = await bloqueioDaComposicao(
+        ctx,
+        partes,
+        next.motivoBloqueio as string | null,
+      );
+      const peca = (id: string) => {
+        const p = pecas.get(id);
+        if (!p) throw E.referenceNotFound({ record: 'veiculo', id, field: 'cavaloId/reboqueIds' });
+        return p;
+      };
+      const [cavalo, ...reboques] = partes.map(peca);
+      // Each vehicle in a place its category takes (composicoes.ts), read under the parts' lock.
+      conferirPosicoes(cavalo!, reboques);
+      next.bloqueado = bloqueado;
     },
   },
 });

@@ -59,6 +59,19 @@ export const E = defineErrors({
     reason: 'UNPROCESSABLE',
     message: 'O veículo {id} aparece mais de uma vez na composição',
   },
+  cavaloRebocado: {
+    reason: 'UNPROCESSABLE',
+    message: 'cavaloId: o veículo {placa} é {tipo}, não traciona; reboques e semirreboques vão em reboqueIds',
+  },
+  reboqueTracionado: {
+    reason: 'UNPROCESSABLE',
+    message: 'reboqueIds[{i}]: o veículo {placa} é {tipo}, não é reboque nem semirreboque',
+  },
+  categoriaEmComposicao: {
+    reason: 'UNPROCESSABLE',
+    message:
+      'tipoVeiculo: o veículo {placa} é {posicao} da composição {id}, lugar que um {tipo} não ocupa; altere ou exclua a composição antes',
+  },
   circuitoNotFound: { reason: 'OBJECT_NOT_FOUND', message: 'Circuito {id} não encontrado' },
   circuitoInativo: { reason: 'UNPROCESSABLE', message: 'O circuito {codigo} ({id}) está inativo' },
   circuitoSemSequencias: {

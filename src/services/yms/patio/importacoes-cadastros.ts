@@ -5,6 +5,7 @@ import { type ImportTarget, type Refusal, refuse } from '../../../platform/core/
 import { Type } from '../../../platform/core/schema.ts';
 import { enderecoFields, normalizaEndereco, tipoVeiculoFields } from './cadastros.ts';
 import { circuito as circuitoEntity, sequenciaCircuito as sequenciaEntity } from './circuitos.ts';
+import { lugaresImpedidos } from './composicoes.ts';
 import {
   area as areaEntity,
   normalizePlaca,
@@ -12,6 +13,7 @@ import {
   vaga as vagaEntity,
   veiculo as veiculoEntity,
 } from './entities.ts';
+import { E } from './errors.ts';
 import {
   Codigo,
   codigoDe,
@@ -154,6 +156,27 @@ export const cadastros: Record<string, Cadastro> = {
     row: Type.Object(fieldsOf(veiculoEntity, ['bloqueado', 'motivoBloqueio'])),
     naturalKey: ['placa'],
     prepare: (row) => ({ ...row, placa: normalizePlaca(String(row.placa)) }),
+    // The entity's rule: a vehicle's new category must take its place in its compositions
+    // (composicoes.ts); an import that keeps existing vehicles changes no category.
+    resolve: async (tx, rows, tenant, { update }) => {
+      if (!update) return rows;
+      const impedidos = await lugaresImpedidos(
+        tx,
+        tenant,
+        new Map(rows.map((r) => [String(r.placa), String(r.tipoVeiculo)])),
+      );
+      return rows.map((row) => {
+        const lugar = impedidos.get(String(row.placa));
+        if (!lugar) return row;
+        const { message } = E.categoriaEmComposicao({
+          placa: String(row.placa),
+          tipo: String(row.tipoVeiculo),
+          posicao: lugar.posicao,
+          id: lugar.composicaoId,
+        });
+        return refuse('tipoVeiculo', message);
+      });
+    },
   },
   Endereco: {
     table: endereco,
