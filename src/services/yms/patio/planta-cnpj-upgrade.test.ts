@@ -1,14 +1,14 @@
 import { expect } from 'vitest';
 import { itUpgrades, MIGRATIONS_FOLDER, uuidNumbered as V } from '../../../../test/migrations.ts';
 
-// The upgrade that made a plant's CNPJ unique in its tenant (drizzle/0041_planta_cnpj_unico.sql),
+// The upgrade that made a plant's CNPJ unique in its tenant (drizzle/0042_planta_cnpj_unico.sql),
 // run on a database written before it, which holds what the old code let in: one CNPJ on three
 // plants of a tenant (one of them inactive), a CNPJ stored with punctuation, an empty one, plants
 // without one, and the same CNPJ in another tenant. The migration must not fail on them: the active,
 // oldest plant keeps the CNPJ, the others lose it and say so in last_modified_by.
 
 itUpgrades(
-  '0041_planta_cnpj_unico',
+  '0042_planta_cnpj_unico',
   'keeps a repeated CNPJ on one plant, marks the others, and then refuses a repeat',
   async (db) => {
     const planta = (
