@@ -86,6 +86,13 @@ describe('import targets', () => {
     expect(compile(juridica.row, 'body')({ codigo: '2', nome: 'Agro', cpfCnpj: '11.222.333/0001-81' })).toBe(
       true,
     );
+    // The alphanumeric CNPJ (new numbers since July 2026), stored upper case without punctuation.
+    expect(compile(juridica.row, 'body')({ codigo: '3', nome: 'Alfa', cpfCnpj: '12.abc.345/01de-35' })).toBe(
+      true,
+    );
+    expect(juridica.prepare!({ codigo: '3', nome: 'Alfa', cpfCnpj: '12.abc.345/01de-35' }).cpfCnpj).toBe(
+      '12ABC34501DE35',
+    );
   });
 
   it('upper-cases abbreviations, so the searches find them', () => {
@@ -157,9 +164,16 @@ describe('imports end to end', () => {
 
   it('feeds companies and branches, the branch joined to its company', async () => {
     await importFile('Filial', 'filiais.csv', 'codigoEmpresa,codigo,nome\n1,1,Matriz\n');
-    await importFile('Empresa', 'empresas.csv', 'codigo,nome,cnpj\n1,Coop Alfa,11.222.333/0001-81\n');
+    await importFile(
+      'Empresa',
+      'empresas.csv',
+      'codigo,nome,cnpj\n1,Coop Alfa,11.222.333/0001-81\n2,Coop Beta,12.abc.345/01de-35\n',
+    );
     const empresa = (await acme('queries/pesquisarEmpresa', { codigo: '1' })).json().empresas[0];
     expect(empresa).toMatchObject({ nome: 'Coop Alfa', cnpj: '11222333000181' });
+    // An alphanumeric CNPJ (new numbers since July 2026): upper case, without punctuation.
+    const beta = (await acme('queries/pesquisarEmpresa', { codigo: '2' })).json().empresas[0];
+    expect(beta).toMatchObject({ nome: 'Coop Beta', cnpj: '12ABC34501DE35' });
     const filial = (await acme('queries/pesquisarFilial', { idEmpresa: empresa.id })).json().filiais;
     expect(filial).toEqual([expect.objectContaining({ codigo: '1', idEmpresa: empresa.id })]);
   });

@@ -1,5 +1,6 @@
 import type { TObject } from 'typebox';
 import { cepDigits } from '../../../platform/core/cep.ts';
+import { semPontuacao } from '../../../platform/core/cpf-cnpj.ts';
 import { importTargetOf } from '../../../platform/core/entity.ts';
 import type { ImportTarget } from '../../../platform/core/import-target.ts';
 import { Type } from '../../../platform/core/schema.ts';
@@ -40,12 +41,12 @@ import { skuUnidadeMedida, unidadeMedida } from './tables/produtos.ts';
 // What each import<X> of erp_agr/com_comum writes (spec 001 §4.8): the table the queries read,
 // the schema of one row of the file (the record's fields, by their JSON names), and the natural
 // key a row is upserted by. References are natural codes, so files may arrive in any order.
-// `prepare` only normalises: documents and CEPs to digits, state and country abbreviations to upper
+// `prepare` only normalises: documents without punctuation (letters upper case), CEPs to digits, state and country abbreviations to upper
 // case (the searches compare abbreviations in upper case), as the entities' hooks do.
 
 type Row = Record<string, unknown>;
 
-const digits = (value: unknown) => (typeof value === 'string' ? value.replace(/\D/g, '') : value);
+const documento = (value: unknown) => (typeof value === 'string' ? semPontuacao(value) : value);
 const cep = (value: unknown) => (typeof value === 'string' ? cepDigits(value) : value);
 const upper = (value: unknown) => (typeof value === 'string' ? value.toUpperCase() : value);
 
@@ -73,23 +74,23 @@ function pessoaDe(tipoPessoa: 'F' | 'J'): ImportTarget {
     pessoa,
     Type.Object({ ...fields, cpfCnpj: Type.Optional(CpfCnpj(tipoPessoa === 'F' ? 'cpf' : 'cnpj')) }),
     ['codigo'],
-    normalise({ cpfCnpj: digits }, { tipoPessoa }),
+    normalise({ cpfCnpj: documento }, { tipoPessoa }),
   );
 }
 
 export const comumImports: Record<string, ImportTarget> = {
-  Pessoa: target(pessoa, Type.Object(pessoaFields), ['codigo'], normalise({ cpfCnpj: digits })),
+  Pessoa: target(pessoa, Type.Object(pessoaFields), ['codigo'], normalise({ cpfCnpj: documento })),
   PessoaFisica: pessoaDe('F'),
   PessoaJuridica: pessoaDe('J'),
   Pais: target(pais, Type.Object(paisFields), ['codigo'], normalise({ sigla: upper })),
   Estado: target(estado, Type.Object(estadoFields), ['pais', 'sigla'], normalise({ sigla: upper })),
   Cidade: target(cidade, Type.Object(cidadeFields), ['codigo'], normalise({ siglaEstado: upper })),
-  Empresa: target(empresa, Type.Object(empresaFields), ['codigo'], normalise({ cnpj: digits })),
+  Empresa: target(empresa, Type.Object(empresaFields), ['codigo'], normalise({ cnpj: documento })),
   Filial: target(
     filial,
     Type.Object(filialFields),
     ['codigoEmpresa', 'codigo'],
-    normalise({ cnpj: digits, siglaEstado: upper }),
+    normalise({ cnpj: documento, siglaEstado: upper }),
   ),
   UnidadeMedida: target(unidadeMedida, Type.Object(unidadeMedidaFields), ['codigo']),
   UnidadeMedidaConversao: importTargetOf(conversaoEntity),

@@ -1,3 +1,4 @@
+import { CNPJ_ESCRITO, CPF_ESCRITO } from '../../../platform/core/cpf-cnpj.ts';
 import { DateOnly, Double, Enum, Int64, Record, Type } from '../../../platform/core/schema.ts';
 
 // The records of erp_agr/com_comum (spec 001 §2.10 names them; their fields are the project's
@@ -67,14 +68,20 @@ const opt = Type.Optional;
 export const Positive = (description: string) =>
   Type.Number({ format: 'double', exclusiveMinimum: 0, description });
 
-const CPF = '^\\d{3}\\.?\\d{3}\\.?\\d{3}-?\\d{2}$';
-const CNPJ = '^\\d{2}\\.?\\d{3}\\.?\\d{3}/?\\d{4}-?\\d{2}$';
+const CPF = `^${CPF_ESCRITO}$`;
+/** Numeric or alphanumeric (new CNPJs since July 2026; platform/core/cpf-cnpj.ts). */
+const CNPJ = `^${CNPJ_ESCRITO}$`;
 export const Cnpj = () =>
-  Type.String({ pattern: CNPJ, description: 'CNPJ, 14 digits (punctuation allowed)' });
+  Type.String({
+    pattern: CNPJ,
+    description:
+      'CNPJ, 14 characters, numeric or alphanumeric (punctuation allowed); stored without punctuation',
+  });
 export const CpfCnpj = (pattern: 'cpf' | 'cnpj' | 'both' = 'both') =>
   Type.String({
     pattern: pattern === 'cpf' ? CPF : pattern === 'cnpj' ? CNPJ : `${CPF}|${CNPJ}`,
-    description: 'CPF (11 digits) or CNPJ (14 digits); stored as digits only',
+    description:
+      'CPF (11 digits) or CNPJ (14 characters, numeric or alphanumeric); stored without punctuation',
   });
 
 // ---- fields of each record (the import rows and the outputs share them) ----

@@ -89,6 +89,22 @@ describe('externalTenant and externalUser entities', () => {
     });
   });
 
+  it('takes an alphanumeric CNPJ (new numbers since July 2026), stored upper case without punctuation', async () => {
+    const res = await acme('entities/externalTenant', {
+      codigo: '12.abc.345/01de-35',
+      nome: 'Transportes Alfa',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().codigo).toBe('12ABC34501DE35');
+    const dup = await acme('entities/externalTenant', { codigo: '12ABC34501DE35', nome: 'Outro' });
+    expect(dup.statusCode).toBe(409);
+    const bad = await acme('entities/externalTenant', { codigo: '12.ABC.345/01DE-36', nome: 'X' });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().message).toMatch(/12ABC34501DE36 não é um CNPJ ou CPF válido/);
+    const del = await acme(`entities/externalTenant/${res.json().id}`, undefined, { method: 'DELETE' });
+    expect(del.statusCode, del.body).toBeLessThan(300);
+  });
+
   it('refuses a document with wrong check digits (422) and a second partner with the same one (409)', async () => {
     const before = await tableCounts(t.db);
     const bad = await acme('entities/externalTenant', { codigo: '11.222.333/0001-82', nome: 'X' });

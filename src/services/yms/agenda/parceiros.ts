@@ -1,5 +1,5 @@
 import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
-import { cpfOuCnpjValido, digitos } from '../../../platform/core/cpf-cnpj.ts';
+import { CNPJ_ESCRITO, CPF_ESCRITO, cpfOuCnpjValido, semPontuacao } from '../../../platform/core/cpf-cnpj.ts';
 import { defineEntity } from '../../../platform/core/entity.ts';
 import { action, query } from '../../../platform/core/registry.ts';
 import { Enum, NoInput, Record as Registro, Type } from '../../../platform/core/schema.ts';
@@ -18,7 +18,7 @@ import {
 // (docs/authentication.md): representacao.ts.
 
 const opt = Type.Optional;
-const DOCUMENTO = '^(\\d{3}\\.?\\d{3}\\.?\\d{3}-?\\d{2}|\\d{2}\\.?\\d{3}\\.?\\d{3}/?\\d{4}-?\\d{2})$';
+const DOCUMENTO = `^(${CPF_ESCRITO}|${CNPJ_ESCRITO})$`;
 /** Plates, old or Mercosul format, with or without the dash (as yms/patio's veiculo). */
 const PLACA = /^[A-Za-z]{3}-?\d[A-Za-z0-9]\d{2}$/;
 
@@ -52,14 +52,15 @@ export const externalTenantEntity = defineEntity({
   fields: Type.Object({
     codigo: Type.String({
       pattern: DOCUMENTO,
-      description: 'CNPJ or CPF (punctuation allowed); stored as digits; unique in the tenant',
+      description:
+        'CNPJ (numeric or alphanumeric) or CPF, punctuation allowed; stored without punctuation, letters upper case; unique in the tenant',
     }),
     nome: Type.String({ minLength: 1, maxLength: 150 }),
     ...flags,
   }),
   hooks: {
     beforeSave: async (_ctx, next) => {
-      next.codigo = digitos(String(next.codigo));
+      next.codigo = semPontuacao(String(next.codigo));
       if (!cpfOuCnpjValido(String(next.codigo))) throw E.documentoInvalido({ codigo: String(next.codigo) });
       next.ativo ??= true;
       next.permiteEdicaoMotorista ??= true;
@@ -261,7 +262,7 @@ export const parceiros = {
       ),
     }),
     handler: async (ctx, input) => {
-      const codigo = digitos(input.code);
+      const codigo = semPontuacao(input.code);
       const rep = await representacao(ctx);
       const [parceiro] = codigo
         ? await ctx.store.select(parceiroTable, eq(parceiroTable.codigo, codigo))

@@ -1,6 +1,12 @@
 import { asc, eq, inArray } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { cnpjValido, cpfValido, digitos } from '../../../platform/core/cpf-cnpj.ts';
+import {
+  CNPJ_ESCRITO,
+  CPF_ESCRITO,
+  cnpjValido,
+  cpfValido,
+  semPontuacao,
+} from '../../../platform/core/cpf-cnpj.ts';
 import type { TenantTable } from '../../../platform/core/db/store.ts';
 import type { Ctx, EntityRow } from '../../../platform/core/declarations.ts';
 import { defineEntity } from '../../../platform/core/entity.ts';
@@ -51,10 +57,10 @@ export const HORA = '^([01]\\d|2[0-3]):[0-5]\\d$';
 export const Hora = (description: string) =>
   Type.String({ pattern: HORA, description: `${description} (HH:mm)` });
 const PLACA = '^[A-Za-z]{3}-?\\d[A-Za-z0-9]\\d{2}$';
-const CPF = '^\\d{3}\\.?\\d{3}\\.?\\d{3}-?\\d{2}$';
-const CNPJ = '^\\d{2}\\.?\\d{3}\\.?\\d{3}/?\\d{4}-?\\d{2}$';
+const CPF = `^${CPF_ESCRITO}$`;
+const CNPJ = `^${CNPJ_ESCRITO}$`;
 
-const digits = (value: unknown) => (typeof value === 'string' ? digitos(value) : value);
+const digits = (value: unknown) => (typeof value === 'string' ? semPontuacao(value) : value);
 /**
  * Whether a CPF or CNPJ must have its check digits verified (platform/core/cpf-cnpj.ts): a value
  * written now, not one the record already held (a row stored before the check keeps its number
@@ -140,7 +146,7 @@ export const planta = defineEntity({
       Type.String({
         pattern: CNPJ,
         description:
-          'CNPJ, 14 digits (punctuation allowed), check digits verified; stored as digits; unique in the tenant',
+          'CNPJ, 14 characters, numeric or alphanumeric (punctuation allowed), check digits verified; stored without punctuation, letters upper case; unique in the tenant',
       }),
     ),
     fusoHorario: opt(Str(64, 'IANA time zone, default America/Sao_Paulo')),

@@ -1,6 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
 import type { TestApp } from '../../../../test/harness.ts';
-import { comDigitosCpf, digitos } from '../../../platform/core/cpf-cnpj.ts';
+import { comDigitosCpf, semPontuacao } from '../../../platform/core/cpf-cnpj.ts';
 import { Store, type TenantTable } from '../../../platform/core/db/store.ts';
 import { appendEvent } from '../../../platform/core/outbox.ts';
 import { outbox } from '../../../platform/events/tables.ts';
@@ -129,7 +129,7 @@ export async function seedPlantaComTurnos(
         nome: 'Planta de teste',
         fusoHorario: o.fusoHorario ?? 'America/Sao_Paulo',
         // Stored as the entity stores it: digits (listarTurnosPlanta matches them exactly).
-        cnpj: o.cnpj === undefined ? null : digitos(o.cnpj),
+        cnpj: o.cnpj === undefined ? null : semPontuacao(o.cnpj),
       },
     ]);
     if (o.turnos?.length)

@@ -1,5 +1,5 @@
 import type { TObject } from 'typebox';
-import { cnpjValido, digitos } from '../../../platform/core/cpf-cnpj.ts';
+import { cnpjValido, semPontuacao } from '../../../platform/core/cpf-cnpj.ts';
 import type { ExportField } from '../../../platform/core/export-target.ts';
 import { type ImportTarget, type Refusal, refuse } from '../../../platform/core/import-target.ts';
 import { Type } from '../../../platform/core/schema.ts';
@@ -59,7 +59,7 @@ export const cadastros: Record<string, Cadastro> = {
     naturalKey: ['codigo'],
     prepare: (row) => ({
       ...row,
-      cnpj: typeof row.cnpj === 'string' ? digitos(row.cnpj) : row.cnpj,
+      cnpj: typeof row.cnpj === 'string' ? semPontuacao(row.cnpj) : row.cnpj,
       fusoHorario: row.fusoHorario ?? 'America/Sao_Paulo',
       ativo: row.ativo ?? true,
     }),

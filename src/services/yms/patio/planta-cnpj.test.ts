@@ -60,6 +60,19 @@ describe('planta.cnpj, unique in the tenant', () => {
     expect(ok(await turnosPorCnpj('11.222.333/0001-81')).plantaId).toBe(sorriso);
   });
 
+  it('takes an alphanumeric CNPJ (new numbers since July 2026): stored upper case without punctuation, it names its plant', async () => {
+    const alfa = ok(
+      await acme('entities/planta', { codigo: 'ALFA', nome: 'Alfa', cnpj: '12.abc.345/01de-35' }),
+    );
+    expect(alfa.cnpj).toBe('12ABC34501DE35');
+    repetido(await acme('entities/planta', { codigo: 'BETA', nome: 'Beta', cnpj: '12ABC34501DE35' }));
+    expect(ok(await turnosPorCnpj('12.ABC.345/01DE-35')).plantaId).toBe(alfa.id);
+    const bad = await acme('entities/planta', { codigo: 'BETA', nome: 'Beta', cnpj: '12ABC34501DE36' });
+    expect(bad.statusCode, bad.body).toBe(422);
+    const del = await acme(`entities/planta/${alfa.id}`, undefined, { method: 'DELETE' });
+    expect(del.statusCode, del.body).toBeLessThan(300);
+  });
+
   it('plants without a CNPJ never collide', async () => {
     ok(await acme('entities/planta', { codigo: 'SEM1', nome: 'Sem CNPJ 1' }));
     ok(await acme('entities/planta', { codigo: 'SEM2', nome: 'Sem CNPJ 2' }));

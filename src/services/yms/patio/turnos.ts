@@ -1,4 +1,5 @@
 import { and, asc, eq, gte, lte } from 'drizzle-orm';
+import { semPontuacao } from '../../../platform/core/cpf-cnpj.ts';
 import { statement } from '../../../platform/core/db/statement.ts';
 import { action, query } from '../../../platform/core/registry.ts';
 import { DateOnly, Int64, Type } from '../../../platform/core/schema.ts';
@@ -89,11 +90,11 @@ export const turnos = {
     }),
     handler: async (ctx, input) => {
       const ref = input.plantaId.trim();
-      const digits = ref.replace(/\D/g, '');
+      const cnpj = semPontuacao(ref);
       const where = UUID.test(ref)
         ? eq(planta.id, ref.toLowerCase())
-        : digits.length === 14
-          ? eq(planta.cnpj, digits) // stored as digits, one plant per CNPJ (patio_planta_cnpj)
+        : cnpj.length === 14
+          ? eq(planta.cnpj, cnpj) // stored without punctuation, one plant per CNPJ (patio_planta_cnpj)
           : undefined;
       const dias = (Date.parse(input.dataFim) - Date.parse(input.dataInicio)) / 86_400_000;
       const periodo = { de: input.dataInicio, ate: input.dataFim };
