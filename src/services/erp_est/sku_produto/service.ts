@@ -16,7 +16,7 @@ export default defineService({
   title: 'SKU products',
   description: 'Product SKU coding masks and SKU generation',
   // The catalogue the generated SKUs go into (reached through com_comum's contract.ts).
-  dependencies: ['erp_agr/com_comum'],
+  dependencies: ['erp_agr/com_comum', 'platform/imports'],
   operations: {
     ...standardOperations({ health: 'healthcheck', healthShape: 'checkData' }),
     ...buscas,

@@ -20,7 +20,13 @@ describe.each(SERVICES)('erp_isl/%s', (service) => {
   it('answers getDependencies to a public key, and refuses it everything else (403)', async () => {
     const deps = await t.call('acme', `erp_isl/${service}/queries/getDependencies`, {}, { auth: pub });
     expect(deps.statusCode, deps.body).toBe(200);
-    expect(deps.json()).toEqual({ dependencies: [] });
+    // int_prefatura reads and locks the orders its items attend (src/services/dependencies.test.ts).
+    expect(deps.json()).toEqual({
+      dependencies:
+        service === 'int_prefatura'
+          ? [{ domain: 'erp_isl', service: 'int_pedidovenda', version: expect.any(String) }]
+          : [],
+    });
     expect(
       (await t.call('acme', `erp_isl/${service}/queries/getMetadata`, {}, { auth: pub })).statusCode,
     ).toBe(403);

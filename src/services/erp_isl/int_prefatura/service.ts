@@ -16,6 +16,8 @@ export default defineService({
   description: 'Pre-invoice integration',
   // spec 001 §5: the int_* services' documents list no 401 response.
   declares401: false,
+  // A pre-invoice's items attend sales orders: it reads and locks them (int_pedidovenda's contract).
+  dependencies: ['erp_isl/int_pedidovenda'],
   operations: {
     ...standardOperations({ dependenciesVisibility: 'PUBLIC' }),
     ...acoes,

@@ -15,7 +15,7 @@ export default defineService({
   declares401: false,
   // It reads int_pedidovenda's orders and com_comum's conditions and holidays through their
   // contract.ts, in its own transaction.
-  dependencies: ['erp_isl/int_pedidovenda', 'erp_agr/com_comum'],
+  dependencies: ['erp_isl/int_pedidovenda', 'erp_agr/com_comum', 'erp_mer/ctr_contratos'],
   operations: {
     ...standardOperations({ dependenciesVisibility: 'PUBLIC' }),
     obterParcelasPedidoVenda,
