@@ -7,6 +7,10 @@ describe('dividir', () => {
   it.each([
     [100, [1, 1, 1], [33.33, 33.33, 33.34]],
     [0.01, [1, 1, 1], [0, 0, 0.01]],
+    [0.02, [1, 1, 1], [0, 0.01, 0.01]],
+    [0.99, Array(10).fill(1), [0.09, ...Array(9).fill(0.1)]],
+    [1000.07, Array(12).fill(1), [83.33, ...Array(11).fill(83.34)]],
+    [10, [0, 1, 0], [0, 10, 0]],
     [1000, [30, 30, 40], [300, 300, 400]],
     [99.99, [50, 50], [49.99, 50]],
     [10, [1], [10]],
@@ -28,6 +32,11 @@ describe('dividir', () => {
       const parts = dividir(valor, pesos);
       expect(parts.every((p) => p >= 0)).toBe(true);
       expect(Math.round(parts.reduce((a, b) => a + b * 100, 0))).toBe(Math.round(valor * 100));
+      // Each share is its exact part to less than a cent.
+      const total = pesos.reduce((a, b) => a + b, 0);
+      parts.forEach((p, k) => {
+        expect(Math.abs(p * 100 - (Math.round(valor * 100) * pesos[k]!) / total)).toBeLessThan(1 + 1e-6);
+      });
     }
   });
 });

@@ -60,21 +60,25 @@ export function diaUtil(date: string, feriados: ReadonlySet<string>): string {
 }
 
 /**
- * Splits `valor` by the weights of `plano` to the cent: every share but the last is rounded down,
- * the last takes the rest, so the shares add up to `valor` exactly and none is negative.
+ * Splits `valor` by the weights of `plano` to the cent, by the largest remainders: each share is its
+ * exact part rounded down, and the cents left over go one each to the shares that lost the most,
+ * the later ones first on a tie (so 100 in three is 33.33, 33.33, 33.34, the difference in the last
+ * installment as ERPs put it). The shares add up to `valor` exactly, none is negative, none is a
+ * cent or more from its exact part, and a weight of 0 is a share of 0. (Was: the last took the whole
+ * rest, up to one cent less per other share: 1,000.07 in 12 was 83.33 eleven times and 83.44.)
  */
 export function dividir(valor: number, pesos: readonly number[]): number[] {
   const cents = Math.round(Math.abs(valor) * 100);
   const sign = valor < 0 ? -1 : 1;
   const total = pesos.reduce((a, b) => a + b, 0);
-  const out: number[] = [];
-  let used = 0;
-  pesos.forEach((peso, i) => {
-    const share = i === pesos.length - 1 ? cents - used : Math.floor((cents * peso) / total);
-    used += share;
-    out.push((sign * share) / 100);
-  });
-  return out;
+  const exatos = pesos.map((peso) => (cents * peso) / total);
+  const shares = exatos.map(Math.floor);
+  const sobra = cents - shares.reduce((a, b) => a + b, 0);
+  const ordem = exatos
+    .map((exato, i) => ({ i, perda: exato - Math.floor(exato) }))
+    .sort((a, b) => b.perda - a.perda || b.i - a.i);
+  for (const { i } of ordem.slice(0, sobra)) shares[i] = (shares[i] as number) + 1;
+  return shares.map((share) => (sign * share) / 100);
 }
 
 /** The installments of `itens` under `plano` from `dataBase`; each item split on its own. */

@@ -25,16 +25,10 @@ export function itensParcelaveis(pedido: PedidoVendaLido): ItemParcelavel[] {
     const resto = Math.max(0, centavos(pedido.valorTotal) - totalServicos) / 100;
     const quantidades = produtos.map((p) => Math.max(0, p.quantidade));
     const pesos = quantidades.some((q) => q > 0) ? quantidades : produtos.map(() => 1);
-    // A weight of 0 is a share of 0; dividir gives the last share the rest, so put a
-    // positive weight last.
-    const ordem = produtos.map((_, i) => i).sort((a, b) => (pesos[a]! > 0 ? 1 : 0) - (pesos[b]! > 0 ? 1 : 0));
-    const partes = dividir(
-      resto,
-      ordem.map((i) => pesos[i]!),
-    );
-    const valorDe = new Map(ordem.map((i, k) => [i, partes[k]!]));
+    // A weight of 0 is a share of 0 (dividir).
+    const partes = dividir(resto, pesos);
     produtos.forEach((p, i) => {
-      out.unshift({ sequenciaItem: p.sequenciaItem, produto: true, valor: valorDe.get(i)! });
+      out.unshift({ sequenciaItem: p.sequenciaItem, produto: true, valor: partes[i]! });
     });
   }
   // Product items first, then service items, each by sequenciaItem (as int_pedidovenda lists them).

@@ -97,10 +97,11 @@ describe('obterParcelasPedidoVenda', () => {
     expect(cents(parcelas)).toBe(100000);
     const porItem = (seq: number, produto: boolean) =>
       parcelas.filter((q) => q.sequenciaItem === seq && q.produto === produto).map((q) => q.valor);
-    // 899.99 by 2:1 → 599.99 and 300.00 (the last takes the rest); each in 3
-    expect(porItem(1, true)).toEqual([199.99, 199.99, 200.01]);
+    // 899.99 by 2:1 → 599.99 and 300.00; each in 3, the cents left over one each to the later
+    // installments (com_comum's dividir: none a cent or more from its exact part)
+    expect(porItem(1, true)).toEqual([199.99, 200, 200]);
     expect(porItem(2, true)).toEqual([100, 100, 100]);
-    expect(porItem(10, false)).toEqual([33.33, 33.33, 33.35]);
+    expect(porItem(10, false)).toEqual([33.33, 33.34, 33.34]);
     // from 2026-11-01: +30 Tue 12-01; +60 Thu 12-31, a holiday here → Fri 01-01; +90 Sat 01-30 → Mon 02-01
     expect(parcelas.filter((q) => q.sequenciaItem === 1 && q.produto)).toEqual([
       {
@@ -113,7 +114,7 @@ describe('obterParcelasPedidoVenda', () => {
       },
       {
         sequenciaParcela: 2,
-        valor: 199.99,
+        valor: 200,
         vencimento: '2026-12-31',
         vencimentoUtil: '2027-01-01',
         produto: true,
@@ -121,7 +122,7 @@ describe('obterParcelasPedidoVenda', () => {
       },
       {
         sequenciaParcela: 3,
-        valor: 200.01,
+        valor: 200,
         vencimento: '2027-01-30',
         vencimentoUtil: '2027-02-01',
         produto: true,
