@@ -4,6 +4,7 @@ import { DateOnly, DateTime, Enum, Int64, type Static, Type } from '../../../pla
 import { AssociacaoAgendamento } from './contract.ts';
 import { E } from './errors.ts';
 import { tipoExistente } from './referencias.ts';
+import { escopoParceiro, SUJEITOS } from './representacao.ts';
 import {
   addDias,
   contar,
@@ -18,6 +19,7 @@ import {
   turnosDaPlanta,
 } from './slots.ts';
 import { agendaParaAlterar, FINALIZADOS, type StatusAgendamento } from './states.ts';
+import { agenda } from './tables/agendas.ts';
 import { type TipoRow, tipoPorRef } from './tipos.ts';
 
 // Operating hours and slot capacity (spec 000 §4.4; docs/agenda.md "Operating hours and slots"):
@@ -165,6 +167,9 @@ export const horariosOperacao = {
     description:
       "The slots of an appointment type on a day, in the plant's time zone, from the plant's shifts (yms/patio): " +
       'capacity, booked and available counts, why a slot cannot be booked, and the nearest bookable slots',
+    // A carrier's portal shows the free slots before it books (docs/agenda.md "Keys acting for a
+    // partner's user"): counts only, never whose agendas fill them.
+    subjects: SUJEITOS,
     input: Type.Object({
       tipoAgendamentoId: Type.String({
         minLength: 1,
@@ -197,13 +202,15 @@ export const horariosOperacao = {
     get: true,
     // It reads the agenda as the moves do, locked (agendaParaAlterar): a query that locks.
     transaction: 'tenant',
+    // A partner's user moves its partners' agendas: only those (another's is 404, as in the entity).
+    subjects: SUJEITOS,
     input: Type.Object({
       agendaId: Type.String({ minLength: 1, maxLength: 36, description: 'the agenda: its id or its code' }),
       data: DateOnly({ description: "the day, in the plant's time zone" }),
     }),
     output: Saida,
     handler: async (ctx, input) => {
-      const a = await agendaParaAlterar(ctx, input.agendaId);
+      const a = await agendaParaAlterar(ctx, input.agendaId, await escopoParceiro(ctx, agenda.parceiroId));
       if (FINALIZADOS.includes(a.status as StatusAgendamento))
         throw E.agendaFinalizada({ codigo: a.codigo, status: a.status });
       const lidos = await tipoETurnos(ctx, tipoExistente(ctx, a.tipoAgendamentoId), a.plantaId, input.data);

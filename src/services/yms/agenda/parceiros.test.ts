@@ -387,6 +387,38 @@ describe("a carrier's agendas", () => {
     );
   });
 
+  it("sees the free slots before it books, and moves only its partners' agendas (another's: 404)", async () => {
+    const { call } = await carrier(ids.ua!);
+    const dia = { tipoAgendamentoId: TIPO, plantaId: PLANTA, data: '2026-03-10' };
+    const slots = await call('queries/horarioOperacao', dia);
+    expect(slots.statusCode, slots.body).toBe(200);
+    const nove = slots.json().horarios.find((h: { horaInicio: string }) => h.horaInicio === '09:00');
+    expect(nove).toMatchObject({ capacidade: 100, disponivel: true });
+    // Counts only: nothing in the answer says whose agendas fill a slot.
+    expect(JSON.stringify(slots.json())).not.toContain(ids['Cliente B']!);
+    const own = await call('entities/agenda', agendaBody({ veiculoId: veiculos.ABC1D23, descricao: 'A2' }));
+    expect(own.statusCode, own.body).toBe(200);
+    const moving = await call('queries/horarioOperacaoParaReagendamento', {
+      agendaId: own.json().id,
+      data: '2026-03-10',
+    });
+    expect(moving.statusCode, moving.body).toBe(200);
+    const ofB = await acme('entities/agenda', agendaBody({ parceiroId: ids['Cliente B'], descricao: 'B2' }));
+    for (const agendaId of [ofB.json().id, String(ofB.json().codigo)]) {
+      const other = await call('queries/horarioOperacaoParaReagendamento', { agendaId, data: '2026-03-10' });
+      expect(other.statusCode, other.body).toBe(404);
+    }
+    // The tenant's own callers still move any agenda.
+    expect(
+      (
+        await acme('queries/horarioOperacaoParaReagendamento', {
+          agendaId: ofB.json().id,
+          data: '2026-03-10',
+        })
+      ).statusCode,
+    ).toBe(200);
+  });
+
   it("applies the partner's settings: grouped bookings and driver changes", async () => {
     await acme(
       'entities/externalTenant/' + ids['Cliente B'],

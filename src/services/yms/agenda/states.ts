@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { rowsOf } from '../../../platform/core/db/database.ts';
 import type { Ctx } from '../../../platform/core/declarations.ts';
 import { compactRow } from '../../../platform/core/rows.ts';
@@ -43,9 +43,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The agenda named by its id or its code, locked FOR UPDATE until the transaction ends, so two
- * state changes of one agenda run one after the other. Unknown (or another tenant's): 404.
+ * state changes of one agenda run one after the other. Unknown (or another tenant's, or outside
+ * `alcance`: a partner's user's partners): 404.
  */
-export async function agendaParaAlterar(ctx: Ctx, ref: string): Promise<AgendaRow> {
+export async function agendaParaAlterar(ctx: Ctx, ref: string, alcance?: SQL): Promise<AgendaRow> {
   const trimmed = ref.trim();
   const where = UUID.test(trimmed)
     ? eq(agenda.id, trimmed.toLowerCase())
@@ -53,7 +54,11 @@ export async function agendaParaAlterar(ctx: Ctx, ref: string): Promise<AgendaRo
       ? eq(agenda.codigo, Number(trimmed))
       : undefined;
   if (!where) throw E.agendaNotFound({ id: ref });
-  const [row] = await ctx.tx.select().from(agenda).where(ctx.store.scope(agenda, where)).for('update');
+  const [row] = await ctx.tx
+    .select()
+    .from(agenda)
+    .where(ctx.store.scope(agenda, and(where, alcance) as SQL))
+    .for('update');
   if (!row) throw E.agendaNotFound({ id: ref });
   return row;
 }
