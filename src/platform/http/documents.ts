@@ -4,7 +4,7 @@ import type { Config } from '../core/config.ts';
 import type { Platform, ServiceDeclaration, Visibility } from '../core/declarations.ts';
 import type { DocumentAddress, MetadataFormat } from '../core/ports.ts';
 import { GENERIC_ERROR } from '../core/schema.ts';
-import { inDialect, Records } from './records.ts';
+import { inDialect, OPENAPI_SCHEMAS, Records, SWAGGER_DEFINITIONS } from './records.ts';
 
 // Each service's Swagger 2.0 and OpenAPI 3 documents (docs/platform.md "Metadata and docs"), generated
 // by @fastify/swagger from the routes the bridge registers: what a client generator needs, addressed
@@ -177,7 +177,7 @@ export async function registerDocuments(
     description: service.description ?? service.title,
   };
   const extensions = { 'x-senior-domain': service.domain, 'x-senior-service': service.name };
-  const generator = (prefix: string) => {
+  const generator = (prefix: typeof SWAGGER_DEFINITIONS | typeof OPENAPI_SCHEMAS) => {
     const records = new Records(prefix);
     const notes: Notes = { bodyRequired: new Map(), descriptions: new Map() };
     const transform = ({ schema, url, route }: { schema: Schema; url: string; route: RouteOptions }) => {
@@ -191,7 +191,7 @@ export async function registerDocuments(
     return { records, notes, transform };
   };
 
-  const swagger = generator('#/definitions/');
+  const swagger = generator(SWAGGER_DEFINITIONS);
   await scope.register(fastifySwagger, {
     decorator: 'swagger2',
     swagger: {
@@ -210,7 +210,7 @@ export async function registerDocuments(
     },
   } as never);
 
-  const openapi = generator('#/components/schemas/');
+  const openapi = generator(OPENAPI_SCHEMAS);
   await scope.register(fastifySwagger, {
     decorator: 'openapi3',
     openapi: {

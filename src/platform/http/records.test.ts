@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Enum, Record, Type } from '../core/schema.ts';
-import { inDialect, Records } from './records.ts';
+import { inDialect, OPENAPI_SCHEMAS, Records, SWAGGER_DEFINITIONS } from './records.ts';
 
 const Status = Record('status', Enum(['A', 'B'] as const, { description: 'state of a thing' }));
 
@@ -42,5 +42,30 @@ describe('Records', () => {
       },
       required: ['status'],
     });
+  });
+
+  it('writes a discriminator in each dialect; OpenAPI 3 maps it to the records that extend the base', () => {
+    const Base = Record(
+      'base',
+      Type.Object({ kind: Type.String(), a: Type.String() }, { discriminator: { propertyName: 'kind' } }),
+    );
+    const Sub = Record('sub', Type.Intersect([Base, Type.Object({ b: Type.String() })]));
+    const shown = (prefix: typeof SWAGGER_DEFINITIONS | typeof OPENAPI_SCHEMAS) => {
+      const records = new Records(prefix);
+      records.show(Sub);
+      return records.definitions();
+    };
+    const swagger = shown(SWAGGER_DEFINITIONS);
+    expect(swagger.base!.discriminator).toBe('kind');
+    expect(swagger.sub!.allOf).toEqual([
+      { $ref: '#/definitions/base' },
+      { type: 'object', properties: { b: { type: 'string' } }, required: ['b'] },
+    ]);
+    const openapi = shown(OPENAPI_SCHEMAS);
+    expect(openapi.base!.discriminator).toEqual({
+      propertyName: 'kind',
+      mapping: { sub: '#/components/schemas/sub' },
+    });
+    expect((openapi.sub!.allOf as unknown[])[0]).toEqual({ $ref: '#/components/schemas/base' });
   });
 });

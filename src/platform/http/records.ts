@@ -8,7 +8,10 @@
 //   first use's; a use described otherwise wraps the `$ref`;
 // - `exclusiveMinimum: n` becomes `minimum: n, exclusiveMinimum: true` (and the same for maximum),
 //   `const` an enum of one value, `patternProperties` (a map's values) `additionalProperties`;
-//   `$id` and `$schema` are dropped.
+//   `$id` and `$schema` are dropped;
+// - a record's `discriminator` (declared `{ propertyName }`, as OpenAPI 3 writes it) is the property
+//   name alone in Swagger 2.0; in OpenAPI 3 it maps each record that extends it (`allOf` with its
+//   `$ref` first) to that record, the value of the property being the record's name in both.
 
 import { RECORD_DESCRIPTION } from '../core/schema.ts';
 
@@ -73,22 +76,46 @@ function convert(schema: unknown, onNode: (node: Json) => Json): unknown {
   return onNode(dialect(node));
 }
 
+/** Where a document's definitions are, and so its dialect: Swagger 2.0, OpenAPI 3. */
+export const SWAGGER_DEFINITIONS = '#/definitions/';
+export const OPENAPI_SCHEMAS = '#/components/schemas/';
+
 /** The records of one document: `show` a schema, then list the `definitions` it referred to. */
 export class Records {
   private readonly byName = new Map<string, Json>();
   private readonly byShape = new Map<string, string>();
 
-  /** `prefix`: `#/definitions/` (Swagger 2.0) or `#/components/schemas/` (OpenAPI 3). */
-  constructor(private readonly prefix: string) {}
+  constructor(private readonly prefix: typeof SWAGGER_DEFINITIONS | typeof OPENAPI_SCHEMAS) {}
 
   /** `schema` as the document shows it: each record a `$ref` to its definition. */
   show(schema: unknown): unknown {
-    return convert(schema, (node) => (typeof node.title === 'string' ? this.reference(node) : node));
+    return convert(schema, (node) => {
+      const { discriminator } = node;
+      const shown =
+        this.prefix === SWAGGER_DEFINITIONS && isObject(discriminator)
+          ? { ...node, discriminator: discriminator.propertyName }
+          : node;
+      return typeof shown.title === 'string' ? this.reference(shown) : shown;
+    });
   }
 
   /** name → schema of every record shown so far. */
   definitions(): Record<string, Json> {
-    return Object.fromEntries(this.byName);
+    const definitions = Object.fromEntries(this.byName);
+    if (this.prefix === OPENAPI_SCHEMAS) {
+      for (const [name, definition] of Object.entries(definitions)) {
+        if (!isObject(definition.discriminator)) continue;
+        const ref = `${this.prefix}${name}`;
+        const extending = Object.entries(definitions).filter(
+          ([, other]) =>
+            Array.isArray(other.allOf) && isObject(other.allOf[0]) && other.allOf[0].$ref === ref,
+        );
+        if (!extending.length) continue;
+        const mapping = Object.fromEntries(extending.map(([other]) => [other, `${this.prefix}${other}`]));
+        definitions[name] = { ...definition, discriminator: { ...definition.discriminator, mapping } };
+      }
+    }
+    return definitions;
   }
 
   private reference(record: Json): Json {
