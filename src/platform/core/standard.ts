@@ -2,6 +2,7 @@ import type { Operation, Platform, Visibility } from './declarations.ts';
 import { errors } from './errors.ts';
 import { query } from './registry.ts';
 import { Enum, Record, Type } from './schema.ts';
+import { CheckData, Dependency, UpDown } from './shared-records.ts';
 
 // The standard operations of spec 001 §2.1, declared once and added to each service with the
 // variant that service's document gives (health operation name, shape of `checks`, visibility of
@@ -66,10 +67,9 @@ export interface StandardOptions {
   metadata?: boolean;
 }
 
-// The health enums by the spec's names (spec 001 §2: heathcheckDTO, as spelled there; upDown),
-// named definitions in the documents as functions' healthCheckStatus is.
+// The health enum by the spec's name (spec 001 §2: heathcheckDTO, as spelled there), a named
+// definition in the documents as functions' healthCheckStatus is; upDown is shared (spec 000 §2.2).
 const HeathcheckDTO = Record('heathcheckDTO', Enum(['UP', 'DOWN']));
-const UpDown = Record('upDown', Enum(['UP', 'DOWN']));
 
 export function standardOperations(options: StandardOptions): Record<string, Operation> {
   const ops: Record<string, Operation> = {};
@@ -106,12 +106,7 @@ export function standardOperations(options: StandardOptions): Record<string, Ope
     transaction: 'none',
     input: Type.Object({}),
     output: Type.Object({
-      dependencies: Type.Array(
-        Record(
-          'dependency',
-          Type.Object({ domain: Type.String(), service: Type.String(), version: Type.String() }),
-        ),
-      ),
+      dependencies: Type.Array(Dependency),
     }),
     handler: async (ctx) => ({
       dependencies: ctx.service.dependencies.map((id) => {
@@ -130,9 +125,7 @@ export function standardOperations(options: StandardOptions): Record<string, Ope
             input: Type.Object({}),
             output: Type.Object({
               status: UpDown,
-              checks: Type.Array(Record('checkData', Type.Object({ name: Type.String(), status: UpDown })), {
-                minItems: 1,
-              }),
+              checks: Type.Array(CheckData, { minItems: 1 }),
             }),
             handler: async (ctx) => {
               const checks = await runChecks(ctx.platform);

@@ -4,6 +4,7 @@ import type { Config } from '../core/config.ts';
 import type { Platform, ServiceDeclaration, Visibility } from '../core/declarations.ts';
 import type { DocumentAddress, MetadataFormat } from '../core/ports.ts';
 import { GENERIC_ERROR } from '../core/schema.ts';
+import { SHARED_RECORDS } from '../core/shared-records.ts';
 import { inDialect, OPENAPI_SCHEMAS, Records, SWAGGER_DEFINITIONS } from './records.ts';
 
 // Each service's Swagger 2.0 and OpenAPI 3 documents (docs/platform.md "Metadata and docs"), generated
@@ -188,7 +189,12 @@ export async function registerDocuments(
         url: url.slice(`/t/:tenant${root}`.length),
       };
     };
-    return { records, notes, transform };
+    // The records of spec 000 §2.2 are every service's, whether its operations use them or not.
+    const definitions = () => {
+      for (const record of SHARED_RECORDS) records.show(record);
+      return records.definitions();
+    };
+    return { definitions, notes, transform };
   };
 
   const swagger = generator(SWAGGER_DEFINITIONS);
@@ -204,7 +210,7 @@ export async function registerDocuments(
     },
     transform: swagger.transform,
     transformObject: ({ swaggerObject }: { swaggerObject: Doc }) => {
-      swaggerObject.definitions = swagger.records.definitions();
+      swaggerObject.definitions = swagger.definitions();
       complete(swaggerObject, swagger.notes);
       return swaggerObject;
     },
@@ -221,7 +227,7 @@ export async function registerDocuments(
     },
     transform: openapi.transform,
     transformObject: ({ openapiObject }: { openapiObject: Doc }) => {
-      (openapiObject.components as Doc).schemas = openapi.records.definitions();
+      (openapiObject.components as Doc).schemas = openapi.definitions();
       complete(openapiObject, openapi.notes);
       return openapiObject;
     },
