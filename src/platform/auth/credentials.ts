@@ -45,6 +45,12 @@ function sameHash(a: string, b: string): boolean {
 
 export class CredentialStore implements Credentials {
   private readonly cache: LRUCache<string, Verified | 'invalid'>;
+  /**
+   * Counts the forgets (a revocation, a logout, a missed notice): a look-up that was reading the
+   * database when one happened may hold what was just forgotten, so it reads again and never caches
+   * a stale answer (which would let a revoked key in for the cache's TTL).
+   */
+  private forgets = 0;
 
   constructor(
     private readonly db: Database,
@@ -57,7 +63,10 @@ export class CredentialStore implements Credentials {
       'credentials',
       (notice) =>
         this.forgetHere(notice.keyId ? 'keyId' : 'sessionId', String(notice.keyId ?? notice.sessionId)),
-      () => this.cache.clear(),
+      () => {
+        this.forgets++;
+        this.cache.clear();
+      },
     );
   }
 
@@ -140,18 +149,29 @@ export class CredentialStore implements Credentials {
     }
     const bearer = BEARER.exec(header);
     const credential = (bearer ? header.slice(bearer[0].length) : header).trim();
-    const verified = credential.includes('.')
-      ? await this.verifyKey(credential)
-      : bearer
-        ? await this.verifyToken(credential)
-        : undefined;
-    // A credential that is not valid is remembered briefly only (NEGATIVE_TTL_MS).
-    this.cache.set(
-      cacheKey,
-      verified ?? 'invalid',
-      verified ? {} : { ttl: Math.min(NEGATIVE_TTL_MS, this.ttlMs) },
-    );
-    return verified;
+    const read = () =>
+      credential.includes('.')
+        ? this.verifyKey(credential)
+        : bearer
+          ? this.verifyToken(credential)
+          : Promise.resolve(undefined);
+    for (let reads = 1; ; reads++) {
+      const forgets = this.forgets;
+      const verified = await read();
+      // A forget meanwhile: its revocation had committed, so a read begun after it sees it. Read
+      // again (a third interrupted read is answered, uncached: it began after two forgets).
+      if (forgets !== this.forgets) {
+        if (reads < 3) continue;
+        return verified;
+      }
+      // A credential that is not valid is remembered briefly only (NEGATIVE_TTL_MS).
+      this.cache.set(
+        cacheKey,
+        verified ?? 'invalid',
+        verified ? {} : { ttl: Math.min(NEGATIVE_TTL_MS, this.ttlMs) },
+      );
+      return verified;
+    }
   }
 
   private async verifyKey(apiKey: string): Promise<Verified | undefined> {
@@ -266,6 +286,7 @@ export class CredentialStore implements Credentials {
   }
 
   private forgetHere(field: 'keyId' | 'sessionId', id: string): void {
+    this.forgets++;
     for (const [k, v] of this.cache.entries())
       if (v !== 'invalid' && v.caller[field] === id) this.cache.delete(k);
   }

@@ -26,6 +26,39 @@ describe('the tenant directory', () => {
     );
   });
 
+  it('does not keep what a lookup under way read when the tenant changed meanwhile', async () => {
+    const db = await openTestDb();
+    const directory = new TenantDirectory(db, 30_000);
+    await db.notices.ready();
+    await directory.create('changing');
+    // The first read, held after it read the tenant unlocked until the lock has committed and been
+    // evicted: the race of a request on a cold cache with a license change.
+    const reader = directory as unknown as { read: (n: string) => Promise<unknown> };
+    const read = reader.read.bind(directory);
+    let release = () => {};
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    let reads = 0;
+    reader.read = async (n) => {
+      const found = await read(n);
+      if (reads++ === 0) await gate;
+      return found;
+    };
+    try {
+      const first = directory.find('changing');
+      await vi.waitFor(() => expect(reads).toBe(1), { timeout: 5000, interval: 10 });
+      await db.db.update(tenants).set({ licenseLocked: true });
+      await directory.evict('changing');
+      release();
+      expect((await first)?.licenseLocked).toBe(true);
+      expect(reads).toBe(2);
+    } finally {
+      reader.read = read;
+    }
+    expect((await directory.find('changing'))?.licenseLocked).toBe(true);
+  });
+
   it('keeps a tenant found for the TTL', async () => {
     const db = await openTestDb();
     const directory = new TenantDirectory(db, 30_000);

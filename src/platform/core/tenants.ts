@@ -59,6 +59,11 @@ export const NEGATIVE_TTL_MS = 2000;
  */
 export class TenantDirectory {
   private readonly cache: LRUCache<string, TenantInfo | 'missing'>;
+  /**
+   * Counts the evictions: a lookup that was reading the database when one happened may hold what
+   * was just changed, so it reads again and never caches a stale tenant (credentials.ts does the same).
+   */
+  private evictions = 0;
 
   constructor(
     private readonly db: Database,
@@ -67,20 +72,40 @@ export class TenantDirectory {
     this.cache = new LRUCache({ max: 10_000, ttl: Math.max(ttlMs, 1), ttlAutopurge: false });
     db.notices.on(
       'tenants',
-      (notice) => this.cache.delete(String(notice.name)),
-      () => this.cache.clear(),
+      (notice) => this.forget(String(notice.name)),
+      () => {
+        this.evictions++;
+        this.cache.clear();
+      },
     );
+  }
+
+  private forget(name: string): void {
+    this.evictions++;
+    this.cache.delete(name);
+  }
+
+  private async read(name: string): Promise<TenantInfo | undefined> {
+    const [row] = await this.db.db.select().from(tenants).where(eq(tenants.name, name));
+    return row ? toInfo(row) : undefined;
   }
 
   async find(name: string): Promise<TenantInfo | undefined> {
     const hit = this.cache.get(name);
     if (hit) return hit === 'missing' ? undefined : hit;
     if (!TENANT_NAME.test(name)) return undefined;
-    const [row] = await this.db.db.select().from(tenants).where(eq(tenants.name, name));
-    const info = row ? toInfo(row) : undefined;
-    // A name that is not a tenant is remembered briefly only (NEGATIVE_TTL_MS).
-    this.cache.set(name, info ?? 'missing', info ? {} : { ttl: Math.min(NEGATIVE_TTL_MS, this.ttlMs) });
-    return info;
+    for (let reads = 1; ; reads++) {
+      const evictions = this.evictions;
+      const info = await this.read(name);
+      // An eviction meanwhile: its change had committed, so a read begun after it sees it.
+      if (evictions !== this.evictions) {
+        if (reads < 3) continue;
+        return info;
+      }
+      // A name that is not a tenant is remembered briefly only (NEGATIVE_TTL_MS).
+      this.cache.set(name, info ?? 'missing', info ? {} : { ttl: Math.min(NEGATIVE_TTL_MS, this.ttlMs) });
+      return info;
+    }
   }
 
   /**
@@ -88,7 +113,7 @@ export class TenantDirectory {
    * notice is sent; should it fail, the other nodes see the change when their entry expires.
    */
   evict(name: string): Promise<void> {
-    this.cache.delete(name);
+    this.forget(name);
     return this.db.notices.announce({ about: 'tenants', name }).catch(() => {});
   }
 
