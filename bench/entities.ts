@@ -57,8 +57,9 @@ const FILTERS: Filter[] = [
     id: 'f2',
     label: "containing(descricao, 'abc')",
     filter: "containing(descricao, 'abc')",
-    // What containing() sends since searches fold accents (core/db/search.ts): the same work for both.
-    where: "ponte_fold(descricao) like ponte_fold('%abc%')",
+    // What containing() sends since searches fold accents (core/db/search.ts containsTextScanned):
+    // the same work for both.
+    where: "lower(public.unaccent(descricao)) like (select lower(public.unaccent('%abc%'::text)))",
     params: [],
   },
 ];

@@ -108,15 +108,35 @@ describe('compileFilter', () => {
     ['nome is not null', `${NOME} is not null`, []],
     ['idade is null', `${IDADE} is null`, []],
     // containing: wildcards and the escape character match literally
-    ["containing(nome, 'Ana')", `ponte_fold(${NOME}) like ponte_fold($1)`, ['%Ana%']],
-    ["containing(nome, '50%_off')", `ponte_fold(${NOME}) like ponte_fold($1)`, ['%50\\%\\_off%']],
-    ["containing(nome, 'C:\\temp')", `ponte_fold(${NOME}) like ponte_fold($1)`, ['%C:\\\\temp%']],
-    ["containing(nome, '')", `ponte_fold(${NOME}) like ponte_fold($1)`, ['%%']],
+    [
+      "containing(nome, 'Ana')",
+      `lower(public.unaccent(${NOME})) like (select lower(public.unaccent($1::text)))`,
+      ['%Ana%'],
+    ],
+    [
+      "containing(nome, '50%_off')",
+      `lower(public.unaccent(${NOME})) like (select lower(public.unaccent($1::text)))`,
+      ['%50\\%\\_off%'],
+    ],
+    [
+      "containing(nome, 'C:\\temp')",
+      `lower(public.unaccent(${NOME})) like (select lower(public.unaccent($1::text)))`,
+      ['%C:\\\\temp%'],
+    ],
+    [
+      "containing(nome, '')",
+      `lower(public.unaccent(${NOME})) like (select lower(public.unaccent($1::text)))`,
+      ['%%'],
+    ],
     // lower
     ["lower(nome) eq 'ana'", `lower(${NOME}) = $1`, ['ana']],
     ["lower(nome) ge 'b'", `lower(${NOME}) >= $1`, ['b']],
     ['lower(nome) is not null', `lower(${NOME}) is not null`, []],
-    ["containing(lower(nome), 'ana')", `ponte_fold(lower(${NOME})) like ponte_fold($1)`, ['%ana%']],
+    [
+      "containing(lower(nome), 'ana')",
+      `lower(public.unaccent(lower(${NOME}))) like (select lower(public.unaccent($1::text)))`,
+      ['%ana%'],
+    ],
     // and binds tighter than or; or groups are parenthesized
     [
       "nome eq 'a' or idade gt 1 and ativo eq true",
@@ -166,14 +186,22 @@ describe('compileFilter', () => {
     ],
     ['nome IS NOT NULL', `${NOME} is not null`, []],
     ['nome Is Null', `${NOME} is null`, []],
-    ["CONTAINING(nome, 'x')", `ponte_fold(${NOME}) like ponte_fold($1)`, ['%x%']],
+    [
+      "CONTAINING(nome, 'x')",
+      `lower(public.unaccent(${NOME})) like (select lower(public.unaccent($1::text)))`,
+      ['%x%'],
+    ],
     ["LOWER(nome) NE 'x'", `lower(${NOME}) <> $1`, ['x']],
     ['ativo eq False', `${ATIVO} = $1`, [false]],
     // whitespace
     ["  nome   eq\t'Ana'\n", `${NOME} = $1`, ['Ana']],
     ["nome eq'Ana'", `${NOME} = $1`, ['Ana']],
     ['(idade eq 1)or(idade eq 2)', `(${IDADE} = $1 or ${IDADE} = $2)`, [1, 2]],
-    ["containing( nome ,'x' )", `ponte_fold(${NOME}) like ponte_fold($1)`, ['%x%']],
+    [
+      "containing( nome ,'x' )",
+      `lower(public.unaccent(${NOME})) like (select lower(public.unaccent($1::text)))`,
+      ['%x%'],
+    ],
     ["lower ( nome ) eq 'x'", `lower(${NOME}) = $1`, ['x']],
     ['\r\nnome\r\nis\r\nnot\r\nnull\r\n', `${NOME} is not null`, []],
     [longest, `${NOME} = $1`, ['a'.repeat(MAX_FILTER_LENGTH - 10)]],

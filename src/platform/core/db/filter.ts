@@ -4,7 +4,7 @@ import { errors } from '../errors.ts';
 import { MAX_INTEGER } from '../storable.ts';
 import type { FilterField, FilterFields } from './fields.ts';
 import { integerLimit, isDate, isDateTime, isUuid } from './literals.ts';
-import { containsText } from './search.ts';
+import { containsTextScanned } from './search.ts';
 
 // The list query language of generic entities (DESIGN.md "Persistence"): `filter` and `orderby` of
 // `GET .../entities/<e>`. A tokenizer, a recursive-descent parser to a small AST, and a compiler
@@ -262,7 +262,8 @@ class Compiler {
         if (node.literal.kind !== 'string') {
           this.fail('containing expects a string literal', node.literal.pos);
         }
-        return containsText(column, node.literal.value);
+        // Entity lists read their table under the tenant policy: no trigram index can serve this.
+        return containsTextScanned(column, node.literal.value);
       }
       case 'compare':
         return this.compare(node);
