@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, testApp } from '../../../test/harness.ts';
+import { holdFirstRead } from '../../../test/held-read.ts';
 import { BRIDGE_CREDENTIALS } from '../core/errors.ts';
 import { newAccessKey } from './credentials.ts';
 
@@ -103,29 +104,18 @@ describe('a look-up under way when its key is revoked', () => {
     const key = await t.key('acme');
     // The store's read of the key, held after it read "valid" until the revocation has committed
     // and been forgotten: the race of a request on a cold cache with the revocation.
-    const store = t.platform.credentials as unknown as { verifyKey: (k: string) => Promise<unknown> };
-    const read = store.verifyKey.bind(store);
-    let release = () => {};
-    const gate = new Promise<void>((r) => {
-      release = r;
-    });
-    let reads = 0;
-    store.verifyKey = async (k) => {
-      const found = await read(k);
-      if (reads++ === 0) await gate;
-      return found;
-    };
+    const held = holdFirstRead(t.platform.credentials, 'verifyKey');
     try {
       const first = t.platform.credentials.verify(key.apiKey);
-      for (let i = 0; reads === 0 && i < 500; i++) await new Promise((r) => setTimeout(r, 10));
-      expect(reads).toBe(1);
+      await held.started();
+      expect(held.reads()).toBe(1);
       expect((await t.admin('DELETE', `/tenants/acme/keys/${key.accessKey}`)).statusCode).toBe(200);
-      release();
+      held.release();
       // It read again after the forget, and cached nothing stale.
       expect(await first).toBeUndefined();
-      expect(reads).toBe(2);
+      expect(held.reads()).toBe(2);
     } finally {
-      store.verifyKey = read;
+      held.restore();
     }
     expect(await t.platform.credentials.verify(key.apiKey)).toBeUndefined();
     expect((await t.call('acme', HEALTH, {}, { auth: key.apiKey })).statusCode).toBe(401);

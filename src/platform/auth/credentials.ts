@@ -4,6 +4,7 @@ import { LRUCache } from 'lru-cache';
 import { type Caller, parseSubject, type Scope } from '../core/caller.ts';
 import type { Database } from '../core/db/database.ts';
 import { errors } from '../core/errors.ts';
+import { Forgets } from '../core/forgets.ts';
 import type { Credentials, IssuedKey, KeyInfo, Session, Verified } from '../core/ports.ts';
 import { NEGATIVE_TTL_MS } from '../core/tenants.ts';
 import { apiKeys, sessions } from './tables.ts';
@@ -45,12 +46,8 @@ function sameHash(a: string, b: string): boolean {
 
 export class CredentialStore implements Credentials {
   private readonly cache: LRUCache<string, Verified | 'invalid'>;
-  /**
-   * Counts the forgets (a revocation, a logout, a missed notice): a look-up that was reading the
-   * database when one happened may hold what was just forgotten, so it reads again and never caches
-   * a stale answer (which would let a revoked key in for the cache's TTL).
-   */
-  private forgets = 0;
+  /** A lookup a forget interrupted reads again and caches nothing stale (core/forgets.ts). */
+  private readonly forgets = new Forgets();
 
   constructor(
     private readonly db: Database,
@@ -64,7 +61,7 @@ export class CredentialStore implements Credentials {
       (notice) =>
         this.forgetHere(notice.keyId ? 'keyId' : 'sessionId', String(notice.keyId ?? notice.sessionId)),
       () => {
-        this.forgets++;
+        this.forgets.forget();
         this.cache.clear();
       },
     );
@@ -155,23 +152,15 @@ export class CredentialStore implements Credentials {
         : bearer
           ? this.verifyToken(credential)
           : Promise.resolve(undefined);
-    for (let reads = 1; ; reads++) {
-      const forgets = this.forgets;
-      const verified = await read();
-      // A forget meanwhile: its revocation had committed, so a read begun after it sees it. Read
-      // again (a third interrupted read is answered, uncached: it began after two forgets).
-      if (forgets !== this.forgets) {
-        if (reads < 3) continue;
-        return verified;
-      }
-      // A credential that is not valid is remembered briefly only (NEGATIVE_TTL_MS).
+    const { value: verified, settled } = await this.forgets.read(read);
+    // A credential that is not valid is remembered briefly only (NEGATIVE_TTL_MS).
+    if (settled)
       this.cache.set(
         cacheKey,
         verified ?? 'invalid',
         verified ? {} : { ttl: Math.min(NEGATIVE_TTL_MS, this.ttlMs) },
       );
-      return verified;
-    }
+    return verified;
   }
 
   private async verifyKey(apiKey: string): Promise<Verified | undefined> {
@@ -286,7 +275,7 @@ export class CredentialStore implements Credentials {
   }
 
   private forgetHere(field: 'keyId' | 'sessionId', id: string): void {
-    this.forgets++;
+    this.forgets.forget();
     for (const [k, v] of this.cache.entries())
       if (v !== 'invalid' && v.caller[field] === id) this.cache.delete(k);
   }

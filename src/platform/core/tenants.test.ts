@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { openTestDb } from '../../../test/harness.ts';
+import { holdFirstRead } from '../../../test/held-read.ts';
 import { tenants } from './db/tables.ts';
 import { NEGATIVE_TTL_MS, TenantDirectory } from './tenants.ts';
 
@@ -33,28 +34,18 @@ describe('the tenant directory', () => {
     await directory.create('changing');
     // The first read, held after it read the tenant unlocked until the lock has committed and been
     // evicted: the race of a request on a cold cache with a license change.
-    const reader = directory as unknown as { read: (n: string) => Promise<unknown> };
-    const read = reader.read.bind(directory);
-    let release = () => {};
-    const gate = new Promise<void>((r) => {
-      release = r;
-    });
-    let reads = 0;
-    reader.read = async (n) => {
-      const found = await read(n);
-      if (reads++ === 0) await gate;
-      return found;
-    };
+    const held = holdFirstRead(directory, 'read');
     try {
       const first = directory.find('changing');
-      await vi.waitFor(() => expect(reads).toBe(1), { timeout: 5000, interval: 10 });
+      await held.started();
+      expect(held.reads()).toBe(1);
       await db.db.update(tenants).set({ licenseLocked: true });
       await directory.evict('changing');
-      release();
+      held.release();
       expect((await first)?.licenseLocked).toBe(true);
-      expect(reads).toBe(2);
+      expect(held.reads()).toBe(2);
     } finally {
-      reader.read = read;
+      held.restore();
     }
     expect((await directory.find('changing'))?.licenseLocked).toBe(true);
   });

@@ -3,6 +3,7 @@ import { LRUCache } from 'lru-cache';
 import type { Database, Tx } from './db/database.ts';
 import { tenants } from './db/tables.ts';
 import { errors } from './errors.ts';
+import { Forgets } from './forgets.ts';
 
 export type Edition = 'standard' | 'light';
 
@@ -59,11 +60,8 @@ export const NEGATIVE_TTL_MS = 2000;
  */
 export class TenantDirectory {
   private readonly cache: LRUCache<string, TenantInfo | 'missing'>;
-  /**
-   * Counts the evictions: a lookup that was reading the database when one happened may hold what
-   * was just changed, so it reads again and never caches a stale tenant (credentials.ts does the same).
-   */
-  private evictions = 0;
+  /** A lookup an eviction interrupted reads again and caches nothing stale (forgets.ts). */
+  private readonly evictions = new Forgets();
 
   constructor(
     private readonly db: Database,
@@ -74,14 +72,14 @@ export class TenantDirectory {
       'tenants',
       (notice) => this.forget(String(notice.name)),
       () => {
-        this.evictions++;
+        this.evictions.forget();
         this.cache.clear();
       },
     );
   }
 
   private forget(name: string): void {
-    this.evictions++;
+    this.evictions.forget();
     this.cache.delete(name);
   }
 
@@ -94,18 +92,11 @@ export class TenantDirectory {
     const hit = this.cache.get(name);
     if (hit) return hit === 'missing' ? undefined : hit;
     if (!TENANT_NAME.test(name)) return undefined;
-    for (let reads = 1; ; reads++) {
-      const evictions = this.evictions;
-      const info = await this.read(name);
-      // An eviction meanwhile: its change had committed, so a read begun after it sees it.
-      if (evictions !== this.evictions) {
-        if (reads < 3) continue;
-        return info;
-      }
-      // A name that is not a tenant is remembered briefly only (NEGATIVE_TTL_MS).
+    const { value: info, settled } = await this.evictions.read(() => this.read(name));
+    // A name that is not a tenant is remembered briefly only (NEGATIVE_TTL_MS).
+    if (settled)
       this.cache.set(name, info ?? 'missing', info ? {} : { ttl: Math.min(NEGATIVE_TTL_MS, this.ttlMs) });
-      return info;
-    }
+    return info;
   }
 
   /**
